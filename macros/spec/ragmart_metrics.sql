@@ -1,0 +1,37 @@
+{#-
+    The 16 metrics of ADR 0002 with their public names (CONTRACT.md, metric_values.metric), the
+    per-record column they average, and their interval: `wilson` for the measures that are 0 or 1
+    per record by definition, `mean` (mean ± 1.96·s/√n) for the others.
+-#}
+{% macro ragmart_metrics() -%}
+    {{ return([
+        {'family': 'retrieval', 'metric': 'topical_precision', 'column': 'topical_precision', 'interval': 'mean'},
+        {'family': 'retrieval', 'metric': 'sufficiency_hit', 'column': 'sufficiency_hit', 'interval': 'wilson'},
+        {'family': 'retrieval', 'metric': 'sufficiency_rate', 'column': 'sufficiency_rate', 'interval': 'mean'},
+        {'family': 'retrieval', 'metric': 'misleading_context_rate', 'column': 'misleading_context_rate', 'interval': 'mean'},
+        {'family': 'retrieval', 'metric': 'mrr', 'column': 'reciprocal_rank', 'interval': 'mean'},
+        {'family': 'retrieval', 'metric': 'ndcg', 'column': 'ndcg', 'interval': 'mean'},
+        {'family': 'grounding', 'metric': 'grounding_presence_rate', 'column': 'support_present', 'interval': 'wilson'},
+        {'family': 'grounding', 'metric': 'unsupported_claim_rate', 'column': 'unsupported_claim_present', 'interval': 'wilson'},
+        {'family': 'grounding', 'metric': 'contradiction_rate', 'column': 'contradicted_claim_present', 'interval': 'wilson'},
+        {'family': 'grounding', 'metric': 'citation_presence_rate', 'column': 'source_cited', 'interval': 'wilson'},
+        {'family': 'grounding', 'metric': 'conditional_fabrication_rate',
+         'column': 'case when source_cited = 1 then fabricated_source end', 'interval': 'wilson'},
+        {'family': 'generation', 'metric': 'proper_action_rate', 'column': 'proper_action', 'interval': 'wilson'},
+        {'family': 'generation', 'metric': 'on_topic_rate', 'column': 'response_on_topic', 'interval': 'wilson'},
+        {'family': 'generation', 'metric': 'helpfulness_rate', 'column': 'helpful', 'interval': 'wilson'},
+        {'family': 'generation', 'metric': 'incompleteness_rate', 'column': 'incomplete', 'interval': 'wilson'},
+        {'family': 'generation', 'metric': 'unsafe_content_rate', 'column': 'unsafe_content', 'interval': 'wilson'},
+    ]) }}
+{%- endmacro %}
+
+{#-
+    The slices of metric_values: `dimension` is the public slice_dimension, `value` the SQL
+    expression (over int_metrics__record_values) that gives slice_value.
+-#}
+{% macro ragmart_slices() -%}
+    {{ return([
+        {'dimension': 'overall', 'value': "'all'"},
+        {'dimension': 'language', 'value': 'language'},
+    ]) }}
+{%- endmacro %}

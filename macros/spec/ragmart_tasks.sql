@@ -1,0 +1,95 @@
+{#-
+    The annotation tasks of ADR 0005 / 0006 and CONTRACT.md in one place: the columns of each
+    export, which are required, which are binary labels, the unit of annotation and the logical
+    constraints. Every model and test that needs one of these lists reads it from here.
+-#}
+{% macro ragmart_tasks() -%}
+    {{ return(['retrieval', 'grounding', 'generation']) }}
+{%- endmacro %}
+
+{% macro ragmart_task_spec(task) -%}
+    {%- set specs = {
+        'retrieval': {
+            'seed': 'retrieval_annotations',
+            'unit_columns': ['record_uuid', 'chunk_id'],
+            'labels': ['topically_relevant', 'evidence_sufficient', 'misleading'],
+            'optional_booleans': ['can_answer'],
+            'required_texts': ['input_query', 'chunk'],
+            'optional_texts': ['generated_search_query', 'doc_id', 'notes'],
+            'constraints': [
+                {'name': 'sufficient_implies_relevant', 'kind': 'implies',
+                 'antecedent': 'evidence_sufficient', 'consequent': 'topically_relevant'},
+                {'name': 'sufficient_excludes_misleading', 'kind': 'excludes',
+                 'antecedent': 'evidence_sufficient', 'consequent': 'misleading'},
+            ],
+        },
+        'grounding': {
+            'seed': 'grounding_annotations',
+            'unit_columns': ['record_uuid'],
+            'labels': ['support_present', 'unsupported_claim_present', 'contradicted_claim_present',
+                       'source_cited', 'fabricated_source'],
+            'optional_booleans': [],
+            'required_texts': ['query', 'answer', 'context_set'],
+            'optional_texts': ['notes'],
+            'constraints': [
+                {'name': 'contradicted_implies_unsupported', 'kind': 'implies',
+                 'antecedent': 'contradicted_claim_present', 'consequent': 'unsupported_claim_present'},
+                {'name': 'fabricated_implies_cited', 'kind': 'implies',
+                 'antecedent': 'fabricated_source', 'consequent': 'source_cited'},
+            ],
+        },
+        'generation': {
+            'seed': 'generation_annotations',
+            'unit_columns': ['record_uuid'],
+            'labels': ['proper_action', 'response_on_topic', 'helpful', 'incomplete', 'unsafe_content'],
+            'optional_booleans': [],
+            'required_texts': ['query', 'answer'],
+            'optional_texts': ['notes'],
+            'constraints': [],
+        },
+    } -%}
+    {%- if task not in specs -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: unknown task '" ~ task ~ "'; expected one of " ~ (specs.keys() | list | join(', '))) }}
+    {%- endif -%}
+    {{ return(specs[task]) }}
+{%- endmacro %}
+
+{#- The columns of an export (ADR 0005) or of the annotators seed, with whether each must be non-empty. -#}
+{% macro ragmart_export_columns(task) -%}
+    {%- if task == 'annotators' -%}
+        {{ return([
+            {'name': 'annotator_id', 'required': true},
+            {'name': 'annotator_kind', 'required': true},
+            {'name': 'role', 'required': true},
+            {'name': 'display_name', 'required': false},
+        ]) }}
+    {%- endif -%}
+    {%- set spec = ragmart_task_spec(task) -%}
+    {%- set columns = [
+        {'name': 'record_uuid', 'required': true},
+        {'name': 'annotator_id', 'required': true},
+        {'name': 'task', 'required': true},
+        {'name': 'language', 'required': false},
+        {'name': 'created_at', 'required': true},
+    ] -%}
+    {%- for name in spec.required_texts -%}
+        {%- do columns.append({'name': name, 'required': true}) -%}
+    {%- endfor -%}
+    {%- if task == 'retrieval' -%}
+        {%- do columns.append({'name': 'chunk_id', 'required': true}) -%}
+        {%- do columns.append({'name': 'chunk_rank', 'required': true}) -%}
+    {%- endif -%}
+    {%- for name in spec.optional_texts + spec.optional_booleans -%}
+        {%- do columns.append({'name': name, 'required': false}) -%}
+    {%- endfor -%}
+    {%- for name in spec.labels -%}
+        {%- do columns.append({'name': name, 'required': true}) -%}
+    {%- endfor -%}
+    {{ return(columns) }}
+{%- endmacro %}
+
+{#- The public constraint code of a logical constraint, as in CONTRACT.md. -#}
+{% macro ragmart_constraint_code(constraint) -%}
+    {{ return('violates:' ~ constraint.name) }}
+{%- endmacro %}

@@ -1,0 +1,48 @@
+{#- Read and check the project's vars once, with a clear message when a value is off. -#}
+
+{% macro ragmart_k_values() -%}
+    {%- set k_values = var('retrieval_k_values', [1, 3, 5, 10]) -%}
+    {%- if k_values is string or k_values is not iterable or (k_values | length) == 0 -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'retrieval_k_values' must be a non-empty list of whole numbers >= 1, got " ~ k_values) }}
+    {%- endif -%}
+    {%- for k in k_values -%}
+        {%- if k is not number or k < 1 or k != (k | int) -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: var 'retrieval_k_values' must hold whole numbers >= 1, got " ~ k) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(k_values | map('int') | unique | sort | list) }}
+{%- endmacro %}
+
+{% macro ragmart_constraint_policy() -%}
+    {%- set policy = var('constraint_policy', 'reject') -%}
+    {%- if policy not in ['reject', 'repair'] -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'constraint_policy' must be 'reject' or 'repair', got '" ~ policy ~ "'") }}
+    {%- endif -%}
+    {{ return(policy) }}
+{%- endmacro %}
+
+{% macro ragmart_accepted_languages() -%}
+    {%- set languages = var('accepted_languages', ['de', 'en']) -%}
+    {%- if languages is string or languages is not iterable -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'accepted_languages' must be a list of language codes, got " ~ languages) }}
+    {%- endif -%}
+    {{ return(languages | list) }}
+{%- endmacro %}
+
+{#- The severity of the test that fails when any row is rejected (var fail_on_rejected). -#}
+{% macro ragmart_rejected_rows_severity() -%}
+    {%- set fail = var('fail_on_rejected', false) -%}
+    {{ return('error' if fail in [true, 'true', 'True', 1, '1'] else 'warn') }}
+{%- endmacro %}
+
+{#- A one-column relation (column k) with one row per cut-off of retrieval_k_values. -#}
+{% macro ragmart_k_values_relation() -%}
+    {%- for k in ragmart_k_values() %}
+    select {{ k }} as k
+    {%- if not loop.last %} union all{% endif %}
+    {%- endfor %}
+{%- endmacro %}

@@ -1,0 +1,46 @@
+{#-
+    The select list that reads an export relation: every column of the task's export (ADR 0005),
+    as text. A missing optional column reads as null; a missing required column stops the run
+    with a message that names it. Extra columns are ignored.
+-#}
+{% macro ragmart_export_select(relation, task) -%}
+    {%- set expected = ragmart_export_columns(task) -%}
+    {%- set present = [] -%}
+    {%- if execute -%}
+        {%- for column in adapter.get_columns_in_relation(relation) -%}
+            {%- do present.append(column.name | lower) -%}
+        {%- endfor -%}
+        {%- set missing = [] -%}
+        {%- for column in expected if column.required and column.name not in present -%}
+            {%- do missing.append(column.name) -%}
+        {%- endfor -%}
+        {%- if missing -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: the " ~ task ~ " input " ~ relation ~ " lacks the required column(s) "
+                ~ (missing | join(', ')) ~ ". Expected the columns of ADR 0005: "
+                ~ (expected | map(attribute='name') | join(', '))) }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- for column in expected %}
+        {% if not execute or column.name in present -%}
+            cast({{ adapter.quote(column.name) }} as {{ dbt.type_string() }})
+        {%- else -%}
+            cast(null as {{ dbt.type_string() }})
+        {%- endif %} as {{ column.name }}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
+{%- endmacro %}
+
+{#-
+    A row number for the rows of an export that depends only on their content, so that every
+    engine numbers the same rows the same way. Rows that are equal in every column are
+    interchangeable, so their order among themselves does not matter.
+-#}
+{% macro ragmart_content_row_number(task) -%}
+    row_number() over (
+        order by
+        {%- for column in ragmart_export_columns(task) %}
+            {{ column.name }} nulls last{% if not loop.last %},{% endif %}
+        {%- endfor %}
+    )
+{%- endmacro %}

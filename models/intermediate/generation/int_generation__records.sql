@@ -1,0 +1,29 @@
+{#- One row per generation record (answer): its consensus labels, whether all are resolved, and its language. -#}
+with
+
+unit_consensus as (
+
+    {{ ragmart_unit_consensus('generation') }}
+
+),
+
+record_languages as (
+
+    select * from {{ ref('int_annotations__record_languages') }}
+    where task = 'generation'
+
+),
+
+final as (
+
+    select
+        unit_consensus.*,
+        coalesce(record_languages.language, 'unknown') as language
+
+    from unit_consensus
+    left join record_languages
+        on unit_consensus.record_uuid = record_languages.record_uuid
+
+)
+
+select * from final

@@ -1,0 +1,50 @@
+{#- One row per judged chunk (retrieval unit): its rank, consensus labels and relevance grade. -#}
+with
+
+unit_consensus as (
+
+    {{ ragmart_unit_consensus('retrieval') }}
+
+),
+
+accepted_annotations as (
+
+    select * from {{ ref('int_retrieval__annotations_validated') }}
+    where annotation_status = 'accepted'
+
+),
+
+chunk_ranks as (
+
+    select
+        record_uuid,
+        chunk_id,
+        max(chunk_rank) as chunk_rank
+
+    from accepted_annotations
+    group by record_uuid, chunk_id
+
+),
+
+final as (
+
+    select
+        unit_consensus.record_uuid,
+        unit_consensus.chunk_id,
+        chunk_ranks.chunk_rank,
+        unit_consensus.topically_relevant,
+        unit_consensus.evidence_sufficient,
+        unit_consensus.misleading,
+        {{ ragmart_relevance_grade('unit_consensus.evidence_sufficient', 'unit_consensus.topically_relevant') }}
+            as relevance_grade,
+        unit_consensus.is_resolved
+
+    from unit_consensus
+    inner join chunk_ranks
+        on
+            unit_consensus.record_uuid = chunk_ranks.record_uuid
+            and unit_consensus.chunk_id = chunk_ranks.chunk_id
+
+)
+
+select * from final

@@ -1,0 +1,2 @@
+-- One row per row of the generation export with its status and reasons; see macros/validation/ragmart_validated_annotations.sql.
+{{ ragmart_validated_annotations('generation') }}

@@ -1,0 +1,27 @@
+{#- Every metric in long form for BI tools: per family, metric, K and slice, with its 95 % interval. -#}
+with
+
+summary as (
+
+    select * from {{ ref('int_metrics__summary') }}
+
+),
+
+final as (
+
+    select
+        cast(family as {{ dbt.type_string() }}) as family,
+        cast(metric as {{ dbt.type_string() }}) as metric,
+        cast(k as {{ dbt.type_int() }}) as k,
+        cast(slice_dimension as {{ dbt.type_string() }}) as slice_dimension,
+        cast(slice_value as {{ dbt.type_string() }}) as slice_value,
+        cast(value as {{ ragmart_type_double() }}) as value,
+        cast(n_units as {{ dbt.type_bigint() }}) as n_units,
+        cast(ci_lower as {{ ragmart_type_double() }}) as ci_lower,
+        cast(ci_upper as {{ ragmart_type_double() }}) as ci_upper
+
+    from summary
+
+)
+
+select * from final

@@ -1,0 +1,70 @@
+{#- Retrieval metrics of ADR 0002, one row per K of the var retrieval_k_values. -#}
+with
+
+summary as (
+
+    select * from {{ ref('int_metrics__summary') }}
+    where family = 'retrieval' and slice_dimension = 'overall'
+
+),
+
+records as (
+
+    select * from {{ ref('int_retrieval__records') }}
+
+),
+
+k_values as (
+
+    {{ ragmart_k_values_relation() }}
+
+),
+
+record_counts as (
+
+    select
+        coalesce(sum(case when is_resolved then 1 else 0 end), 0) as n_queries,
+        coalesce(sum(case when is_resolved then 0 else 1 end), 0) as n_pending_adjudication
+
+    from records
+
+),
+
+pivoted as (
+
+    select
+        k_values.k,
+        max(case when summary.metric = 'topical_precision' then summary.value end) as topical_precision_at_k,
+        max(case when summary.metric = 'sufficiency_hit' then summary.value end) as sufficiency_hit_at_k,
+        max(case when summary.metric = 'sufficiency_rate' then summary.value end) as sufficiency_rate_at_k,
+        max(case when summary.metric = 'misleading_context_rate' then summary.value end)
+            as misleading_context_rate_at_k,
+        max(case when summary.metric = 'mrr' then summary.value end) as mrr_at_k,
+        max(case when summary.metric = 'ndcg' then summary.value end) as ndcg_at_k
+
+    from k_values
+    left join summary
+        on k_values.k = summary.k
+    group by k_values.k
+
+),
+
+final as (
+
+    select
+        cast(pivoted.k as {{ dbt.type_int() }}) as k,
+        cast(record_counts.n_queries as {{ dbt.type_bigint() }}) as n_queries,
+        cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
+        cast(pivoted.topical_precision_at_k as {{ ragmart_type_double() }}) as topical_precision_at_k,
+        cast(pivoted.sufficiency_hit_at_k as {{ ragmart_type_double() }}) as sufficiency_hit_at_k,
+        cast(pivoted.sufficiency_rate_at_k as {{ ragmart_type_double() }}) as sufficiency_rate_at_k,
+        cast(pivoted.misleading_context_rate_at_k as {{ ragmart_type_double() }}) as misleading_context_rate_at_k,
+        cast(pivoted.mrr_at_k as {{ ragmart_type_double() }}) as mrr_at_k,
+        cast(pivoted.ndcg_at_k as {{ ragmart_type_double() }}) as ndcg_at_k
+
+    from pivoted
+    cross join record_counts
+
+)
+
+select * from final

@@ -1,0 +1,38 @@
+with
+
+source as (
+
+    select {{ ragmart_export_select(ref('generation_annotations'), 'generation') }}
+    from {{ ref('generation_annotations') }}
+
+),
+
+renamed as (
+
+    select
+        {{ ragmart_content_row_number('generation') }} as annotation_row_id,
+        {{ ragmart_clean_text('record_uuid') }} as record_uuid,
+        {{ ragmart_clean_text('annotator_id') }} as annotator_id,
+        {{ ragmart_clean_text('task') }} as task,
+        {{ ragmart_clean_text('language') }} as language,
+        created_at,
+        {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
+        query,
+        answer,
+        proper_action as proper_action_raw,
+        {{ ragmart_parse_boolean('proper_action') }} as proper_action,
+        response_on_topic as response_on_topic_raw,
+        {{ ragmart_parse_boolean('response_on_topic') }} as response_on_topic,
+        helpful as helpful_raw,
+        {{ ragmart_parse_boolean('helpful') }} as helpful,
+        incomplete as incomplete_raw,
+        {{ ragmart_parse_boolean('incomplete') }} as incomplete,
+        unsafe_content as unsafe_content_raw,
+        {{ ragmart_parse_boolean('unsafe_content') }} as unsafe_content,
+        notes
+
+    from source
+
+)
+
+select * from renamed

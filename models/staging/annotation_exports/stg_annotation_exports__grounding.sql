@@ -1,0 +1,39 @@
+with
+
+source as (
+
+    select {{ ragmart_export_select(ref('grounding_annotations'), 'grounding') }}
+    from {{ ref('grounding_annotations') }}
+
+),
+
+renamed as (
+
+    select
+        {{ ragmart_content_row_number('grounding') }} as annotation_row_id,
+        {{ ragmart_clean_text('record_uuid') }} as record_uuid,
+        {{ ragmart_clean_text('annotator_id') }} as annotator_id,
+        {{ ragmart_clean_text('task') }} as task,
+        {{ ragmart_clean_text('language') }} as language,
+        created_at,
+        {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
+        query,
+        answer,
+        context_set,
+        support_present as support_present_raw,
+        {{ ragmart_parse_boolean('support_present') }} as support_present,
+        unsupported_claim_present as unsupported_claim_present_raw,
+        {{ ragmart_parse_boolean('unsupported_claim_present') }} as unsupported_claim_present,
+        contradicted_claim_present as contradicted_claim_present_raw,
+        {{ ragmart_parse_boolean('contradicted_claim_present') }} as contradicted_claim_present,
+        source_cited as source_cited_raw,
+        {{ ragmart_parse_boolean('source_cited') }} as source_cited,
+        fabricated_source as fabricated_source_raw,
+        {{ ragmart_parse_boolean('fabricated_source') }} as fabricated_source,
+        notes
+
+    from source
+
+)
+
+select * from renamed

@@ -1,0 +1,41 @@
+with
+
+source as (
+
+    select {{ ragmart_export_select(ref('retrieval_annotations'), 'retrieval') }}
+    from {{ ref('retrieval_annotations') }}
+
+),
+
+renamed as (
+
+    select
+        {{ ragmart_content_row_number('retrieval') }} as annotation_row_id,
+        {{ ragmart_clean_text('record_uuid') }} as record_uuid,
+        {{ ragmart_clean_text('annotator_id') }} as annotator_id,
+        {{ ragmart_clean_text('task') }} as task,
+        {{ ragmart_clean_text('language') }} as language,
+        created_at,
+        {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
+        input_query,
+        generated_search_query,
+        chunk,
+        {{ ragmart_clean_text('chunk_id') }} as chunk_id,
+        doc_id,
+        chunk_rank as chunk_rank_raw,
+        {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
+        can_answer as can_answer_raw,
+        {{ ragmart_parse_boolean('can_answer') }} as can_answer,
+        topically_relevant as topically_relevant_raw,
+        {{ ragmart_parse_boolean('topically_relevant') }} as topically_relevant,
+        evidence_sufficient as evidence_sufficient_raw,
+        {{ ragmart_parse_boolean('evidence_sufficient') }} as evidence_sufficient,
+        misleading as misleading_raw,
+        {{ ragmart_parse_boolean('misleading') }} as misleading,
+        notes
+
+    from source
+
+)
+
+select * from renamed

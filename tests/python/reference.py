@@ -1,0 +1,690 @@
+"""Independent plain-Python reference implementation of the ragmart public contract.
+
+Written from /work/shared/spec/CONTRACT.md (sections Inputs, Reason codes, Consensus,
+Measures, Marts) and ADRs 0002/0005/0006 only -- never from the dbt SQL -- so that the
+marts can be checked against it.  Standard library only (pandas/numpy not needed).
+
+Entry point: ``compute(seed_dir, k_values=..., accepted_languages=..., constraint_policy=...)``
+returns a :class:`Reference` with
+
+* ``rows[task]``: every seed row with its reasons, ``status`` (accepted / rejected /
+  superseded), parsed and (under repair) repaired labels;
+* ``marts``: the expected contents of ``retrieval_metrics``, ``grounding_metrics``,
+  ``generation_metrics``, ``metric_values`` (slices ``overall`` and ``language``) and
+  ``rejected_annotations`` (task, record_uuid, annotator_id, chunk_id, created_at, reasons);
+* ``units`` / ``records``: consensus per unit and per-record measures (used by the ranx check);
+* ``ambiguities``: situations where CONTRACT.md does not pin down the result (fixtures are
+  built so that this list is empty; tests assert it).
+
+Decisions taken where CONTRACT.md is silent
+-------------------------------------------
+* Seed loading.  Cells are read with the ``csv`` module as strings.  An empty field is
+  NULL.  ``null_mode`` says how the dbt seed loader turns text into NULL:
+  ``"agate"`` (dbt's agate loader: a cell whose stripped, lower-cased text is ``""`` or
+  ``"null"`` is NULL) or ``"copy"`` (dbt-duckdb's default fast ``COPY`` loader: only the empty
+  field is NULL; the text ``null`` stays text).  The tests detect which one is in effect by
+  comparing the loaded seed tables to the CSV files.  A blank cell counts as empty/missing
+  anyway, so the two modes only differ for the literal text ``null``.
+* ``created_at`` accepts, after trimming, ``YYYY-MM-DD[T ]hh:mm[:ss[.fraction]]`` with an
+  optional ``Z`` or ``+hh:mm``/``-hh:mm`` offset; the date must exist, hour 00-23, minute and
+  second 00-59, offset hour 00-23 and offset minute 00-59; no zone means UTC.  Instants are
+  compared exactly (fractions of seconds as rationals).  ``rejected_annotations.created_at``
+  is the loaded cell as given (not trimmed).
+* Ids (record_uuid, annotator_id, chunk_id) are used as loaded (no trimming) to form units;
+  blank ids are missing.
+* ``task`` is compared after trimming, case-sensitively; ``language`` values are compared
+  after trimming, case-sensitively (``EN`` is not ``en``).
+* Step 3: label comparison for ``conflicting_duplicate`` uses the parsed, pre-repair values
+  of the task's binary labels; an unparseable (invalid or missing) value counts as its own
+  distinct value (different from 0 and 1; two unparseable values in the same column are
+  reported in ``ambiguities``).  Rows that agree keep the one with the fewest reasons; which
+  one among equals does not matter for the marts (when it could matter for
+  ``rejected_annotations``, rank or language, it is reported in ``ambiguities``).
+* Step 5 compares ranks as integers and chunk_ids as loaded; it runs once (rows rejected by it
+  do not trigger a second pass).
+* Under ``repair`` a row that violates ``sufficient_excludes_misleading`` and an implication
+  carries only ``violates:sufficient_excludes_misleading`` among the constraint codes (its
+  other codes stay).  Rows rejected for other reasons are still repaired, which does not
+  matter as they are rejected.
+* Consensus uses only accepted rows of HUMAN annotators (ids absent from ``annotators.csv``
+  are HUMAN ``annotator``).  The latest adjudicator row decides; if two adjudicator rows share
+  the latest ``created_at`` and differ on a label, that label is ``tied``.
+  Votes are one per annotator of role ``annotator`` (guaranteed by steps 2-3).
+* A retrieval unit's rank is the (unique, thanks to step 5) rank of its accepted rows.
+* A record's language per family: the one distinct non-empty (trimmed) ``language`` of its
+  accepted rows (all annotator kinds) in that family, else ``unknown``.
+* Wide marts with no resolved record give null measures (the rows still exist: one per K,
+  one row for grounding/generation); ``metric_values`` has no row for a slice without a
+  resolved record.  ``conditional_fabrication_rate`` in a slice with resolved records but
+  no cited answer is a row with value null, ``n_units`` 0 and null interval.
+* Wilson interval: centre (p + z^2/2n)/(1 + z^2/n), half-width
+  z*sqrt(p(1-p)/n + z^2/4n^2)/(1 + z^2/n), z = 1.96, clipped to [0, 1].  t-style interval:
+  mean -/+ 1.96*s/sqrt(n) with the sample standard deviation, clipped to [0, 1], null when
+  n < 2.
+"""
+
+from __future__ import annotations
+
+import calendar
+import csv
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+Z = 1.96
+DEFAULT_K_VALUES = (1, 3, 5, 10)
+DEFAULT_LANGUAGES = ("de", "en")
+
+TRUE_SPELLINGS = {"true", "t", "1", "yes", "y"}
+FALSE_SPELLINGS = {"false", "f", "0", "no", "n"}
+
+SHARED_REQUIRED = ["record_uuid", "annotator_id", "task", "created_at"]
+
+TASKS: dict[str, dict[str, Any]] = {
+    "retrieval": {
+        "seed": "retrieval_annotations",
+        "required": SHARED_REQUIRED + ["input_query", "chunk", "chunk_id", "chunk_rank",
+                                       "topically_relevant", "evidence_sufficient", "misleading"],
+        "labels": ["topically_relevant", "evidence_sufficient", "misleading"],
+        "unit": ["record_uuid", "chunk_id"],
+        # (code, antecedent, consequent-or-excluded, kind)
+        "constraints": [
+            ("sufficient_implies_relevant", "evidence_sufficient", "topically_relevant", "implies"),
+            ("sufficient_excludes_misleading", "evidence_sufficient", "misleading", "excludes"),
+        ],
+    },
+    "grounding": {
+        "seed": "grounding_annotations",
+        "required": SHARED_REQUIRED + ["query", "answer", "context_set", "support_present",
+                                       "unsupported_claim_present", "contradicted_claim_present",
+                                       "source_cited", "fabricated_source"],
+        "labels": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
+                   "source_cited", "fabricated_source"],
+        "unit": ["record_uuid"],
+        "constraints": [
+            ("contradicted_implies_unsupported", "contradicted_claim_present",
+             "unsupported_claim_present", "implies"),
+            ("fabricated_implies_cited", "fabricated_source", "source_cited", "implies"),
+        ],
+    },
+    "generation": {
+        "seed": "generation_annotations",
+        "required": SHARED_REQUIRED + ["query", "answer", "proper_action", "response_on_topic",
+                                       "helpful", "incomplete", "unsafe_content"],
+        "labels": ["proper_action", "response_on_topic", "helpful", "incomplete",
+                   "unsafe_content"],
+        "unit": ["record_uuid"],
+        "constraints": [],
+    },
+}
+
+RETRIEVAL_METRICS = ["topical_precision", "sufficiency_hit", "sufficiency_rate",
+                     "misleading_context_rate", "mrr", "ndcg"]
+GROUNDING_METRICS = {  # metric -> label (0/1 per record)
+    "grounding_presence_rate": "support_present",
+    "unsupported_claim_rate": "unsupported_claim_present",
+    "contradiction_rate": "contradicted_claim_present",
+    "citation_presence_rate": "source_cited",
+}
+GENERATION_METRICS = {
+    "proper_action_rate": "proper_action",
+    "on_topic_rate": "response_on_topic",
+    "helpfulness_rate": "helpful",
+    "incompleteness_rate": "incomplete",
+    "unsafe_content_rate": "unsafe_content",
+}
+# measures that are 0 or 1 per record by definition -> Wilson interval
+WILSON_METRICS = ({"sufficiency_hit", "conditional_fabrication_rate"}
+                  | set(GROUNDING_METRICS) | set(GENERATION_METRICS))
+
+MART_COLUMNS = {
+    "retrieval_metrics": ["k", "n_queries", "n_pending_adjudication", "topical_precision_at_k",
+                          "sufficiency_hit_at_k", "sufficiency_rate_at_k",
+                          "misleading_context_rate_at_k", "mrr_at_k", "ndcg_at_k"],
+    "grounding_metrics": ["n_answers", "n_pending_adjudication", "grounding_presence_rate",
+                          "unsupported_claim_rate", "contradiction_rate",
+                          "citation_presence_rate", "n_cited_answers",
+                          "conditional_fabrication_rate"],
+    "generation_metrics": ["n_answers", "n_pending_adjudication", "proper_action_rate",
+                           "on_topic_rate", "helpfulness_rate", "incompleteness_rate",
+                           "unsafe_content_rate"],
+    "metric_values": ["family", "metric", "k", "slice_dimension", "slice_value", "value",
+                      "n_units", "ci_lower", "ci_upper"],
+    "rejected_annotations": ["task", "record_uuid", "annotator_id", "chunk_id", "created_at",
+                             "reasons"],
+}
+
+
+# --------------------------------------------------------------------------- parsing helpers
+
+def load_cell(value: str | None, null_mode: str) -> str | None:
+    """What the dbt seed loader stores for one CSV cell."""
+    if value is None or value == "":
+        return None
+    if null_mode == "agate" and value.strip().lower() in ("", "null"):
+        return None
+    if null_mode not in ("agate", "copy"):
+        raise ValueError(f"unknown null_mode {null_mode!r}")
+    return value
+
+
+def read_csv(path: Path, null_mode: str = "agate") -> list[dict[str, str | None]]:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        return [{k: load_cell(v, null_mode) for k, v in row.items() if k is not None}
+                for row in reader]
+
+
+def is_blank(value: str | None) -> bool:
+    return value is None or value.strip() == ""
+
+
+def parse_bool(value: str | None) -> int | None:
+    if value is None:
+        return None
+    v = value.strip().lower()
+    if v in TRUE_SPELLINGS:
+        return 1
+    if v in FALSE_SPELLINGS:
+        return 0
+    return None
+
+
+def parse_rank(value: str | None) -> int | None:
+    if value is None:
+        return None
+    v = value.strip()
+    if not re.fullmatch(r"[0-9]+", v):
+        return None
+    n = int(v)
+    return n if n >= 1 else None
+
+
+_TS = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?"
+)
+
+
+def parse_timestamp(value: str | None) -> Fraction | None:
+    """Instant in seconds since the epoch (UTC), exact; None when it does not parse."""
+    if value is None:
+        return None
+    m = _TS.fullmatch(value.strip())
+    if not m:
+        return None
+    y, mo, d, h, mi = (int(m.group(i)) for i in range(1, 6))
+    s = int(m.group(6) or 0)
+    frac = m.group(7)
+    zone = m.group(8)
+    if not (1 <= mo <= 12) or not (1 <= d <= calendar.monthrange(y, mo)[1]) or y < 1:
+        return None
+    if h > 23 or mi > 59 or s > 59:
+        return None
+    offset = 0
+    if zone and zone != "Z":
+        oh, om = int(zone[1:3]), int(zone[4:6])
+        if oh > 23 or om > 59:
+            return None
+        offset = (oh * 3600 + om * 60) * (1 if zone[0] == "+" else -1)
+    secs = calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0)) - offset
+    result = Fraction(secs)
+    if frac:
+        result += Fraction(int(frac), 10 ** len(frac))
+    return result
+
+
+# --------------------------------------------------------------------------- statistics
+
+def wilson(p: float | None, n: int) -> tuple[float | None, float | None]:
+    if n == 0 or p is None:
+        return None, None
+    z2 = Z * Z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = Z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def t_interval(values: list[float]) -> tuple[float | None, float | None]:
+    n = len(values)
+    if n < 2:
+        return None, None
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z * math.sqrt(var) / math.sqrt(n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+# --------------------------------------------------------------------------- data classes
+
+@dataclass
+class Row:
+    task: str
+    line: int                      # 1-based data line in the CSV (header excluded)
+    raw: dict[str, str | None]
+    reasons: set[str] = field(default_factory=set)
+    status: str | None = None
+    instant: Fraction | None = None
+    parsed: dict[str, int | None] = field(default_factory=dict)   # pre-repair labels
+    labels: dict[str, int | None] = field(default_factory=dict)   # post-repair labels
+    rank: int | None = None
+    language: str = ""             # trimmed, "" when empty
+    was_repaired: bool = False
+
+    @property
+    def record_uuid(self):
+        return self.raw.get("record_uuid")
+
+    @property
+    def annotator_id(self):
+        return self.raw.get("annotator_id")
+
+    @property
+    def chunk_id(self):
+        return self.raw.get("chunk_id") if self.task == "retrieval" else None
+
+    @property
+    def created_at(self):
+        return self.raw.get("created_at")
+
+    @property
+    def unit(self) -> tuple:
+        return tuple(self.raw.get(c) for c in TASKS[self.task]["unit"])
+
+    @property
+    def reasons_text(self) -> str:
+        return ";".join(sorted(self.reasons))
+
+
+@dataclass
+class Reference:
+    params: dict
+    rows: dict[str, list[Row]]
+    annotators: dict[str, dict[str, str]]
+    units: dict[str, dict[tuple, dict]]          # task -> unit key -> consensus info
+    records: dict[str, dict[str, dict]]          # task -> record_uuid -> record info
+    marts: dict[str, list[dict]]
+    ambiguities: list[str]
+
+    def counts(self, task: str) -> Counter:
+        return Counter(r.status for r in self.rows[task])
+
+    @property
+    def rejected_set(self) -> set[tuple]:
+        return {tuple(r[c] for c in MART_COLUMNS["rejected_annotations"])
+                for r in self.marts["rejected_annotations"]}
+
+
+# --------------------------------------------------------------------------- step 1: row checks
+
+def row_checks(row: Row, task: str, accepted_languages, policy: str) -> None:
+    spec = TASKS[task]
+    raw = row.raw
+    missing = set()
+    for col in spec["required"]:
+        if is_blank(raw.get(col)):
+            missing.add(col)
+            row.reasons.add(f"missing:{col}")
+    for col in spec["labels"]:
+        val = parse_bool(raw.get(col))
+        row.parsed[col] = val
+        if col not in missing and val is None:
+            row.reasons.add(f"invalid_boolean:{col}")
+    if task == "retrieval":
+        ca = raw.get("can_answer")
+        if not is_blank(ca) and parse_bool(ca) is None:
+            row.reasons.add("invalid_boolean:can_answer")
+        row.rank = parse_rank(raw.get("chunk_rank"))
+        if "chunk_rank" not in missing and row.rank is None:
+            row.reasons.add("invalid_rank")
+    row.instant = parse_timestamp(raw.get("created_at"))
+    if "created_at" not in missing and row.instant is None:
+        row.reasons.add("invalid_timestamp")
+    lang = raw.get("language")
+    row.language = lang.strip() if lang is not None else ""
+    if row.language and row.language not in accepted_languages:
+        row.reasons.add("invalid_language")
+    if "task" not in missing and raw.get("task").strip() != task:
+        row.reasons.add("wrong_task")
+
+    labels = dict(row.parsed)
+    violated = []
+    for code, a, b, kind in spec["constraints"]:
+        va, vb = labels.get(a), labels.get(b)
+        if va is None or vb is None:
+            continue
+        if kind == "implies" and va == 1 and vb == 0:
+            violated.append((code, b, kind))
+        if kind == "excludes" and va == 1 and vb == 1:
+            violated.append((code, b, kind))
+    if policy == "reject":
+        for code, _, _ in violated:
+            row.reasons.add(f"violates:{code}")
+    elif policy == "repair":
+        excludes = [v for v in violated if v[2] == "excludes"]
+        if excludes:
+            for code, _, _ in excludes:
+                row.reasons.add(f"violates:{code}")
+        else:
+            for code, consequent, _ in violated:
+                labels[consequent] = 1
+                row.was_repaired = True
+    else:
+        raise ValueError(f"constraint_policy must be reject or repair, not {policy!r}")
+    row.labels = labels
+
+
+# --------------------------------------------------------------------------- steps 2-5
+
+def assign_status(rows: list[Row], task: str, ambiguities: list[str]) -> None:
+    spec = TASKS[task]
+    groups: dict[tuple, list[Row]] = defaultdict(list)
+    for row in rows:
+        if any(is_blank(v) for v in row.unit) or is_blank(row.annotator_id):
+            continue
+        if row.instant is None:
+            continue
+        groups[(row.unit, row.annotator_id)].append(row)
+
+    for key, grp in groups.items():
+        latest = max(r.instant for r in grp)
+        for r in grp:
+            if r.instant < latest:
+                r.status = "superseded"
+        top = [r for r in grp if r.instant == latest]
+        if len(top) < 2:
+            continue
+
+        def vec(r):
+            return tuple(r.parsed[c] if r.parsed[c] is not None else "UNPARSEABLE"
+                         for c in spec["labels"])
+
+        for c in spec["labels"]:
+            if sum(r.parsed[c] is None for r in top) > 1:
+                ambiguities.append(f"{task} {key}: several unparseable {c} at the latest instant")
+        if len({vec(r) for r in top}) > 1:
+            for r in top:
+                r.reasons.add("conflicting_duplicate")
+        else:
+            fewest = min(len(r.reasons) for r in top)
+            best = [r for r in top if len(r.reasons) == fewest]
+            if len(best) > 1:
+                sig = {(r.reasons_text if fewest else "", r.created_at if fewest else "",
+                        r.rank, r.language) for r in best}
+                if len(sig) > 1:
+                    ambiguities.append(
+                        f"{task} {key}: agreeing duplicates with equally few reasons differ "
+                        f"(lines {[r.line for r in best]})")
+            keep = min(best, key=lambda r: r.line)
+            for r in top:
+                if r is not keep:
+                    r.status = "superseded"
+
+    for row in rows:
+        if row.status == "superseded":
+            continue
+        row.status = "rejected" if row.reasons else "accepted"
+
+    if task == "retrieval":
+        by_record: dict[str, list[Row]] = defaultdict(list)
+        for row in rows:
+            if row.status == "accepted":
+                by_record[row.record_uuid].append(row)
+        for rec, rrows in by_record.items():
+            ranks_of = defaultdict(set)
+            chunks_of = defaultdict(set)
+            for r in rrows:
+                ranks_of[r.chunk_id].add(r.rank)
+                chunks_of[r.rank].add(r.chunk_id)
+            for r in rrows:
+                if len(ranks_of[r.chunk_id]) > 1 or len(chunks_of[r.rank]) > 1:
+                    r.reasons.add("rank_conflict")
+                    r.status = "rejected"
+
+
+# --------------------------------------------------------------------------- consensus
+
+def consensus(rows: list[Row], task: str, annotators: dict) -> dict[tuple, dict]:
+    spec = TASKS[task]
+
+    def kind(a):
+        return annotators.get(a, {}).get("annotator_kind", "HUMAN")
+
+    def role(a):
+        return annotators.get(a, {}).get("role", "annotator")
+
+    by_unit: dict[tuple, list[Row]] = defaultdict(list)
+    for r in rows:
+        if r.status == "accepted" and kind(r.annotator_id) == "HUMAN":
+            by_unit[r.unit].append(r)
+
+    units = {}
+    for unit, urows in by_unit.items():
+        adj = [r for r in urows if role(r.annotator_id) == "adjudicator"]
+        voters = [r for r in urows if role(r.annotator_id) == "annotator"]
+        assert len({r.annotator_id for r in voters}) == len(voters)
+        info: dict[str, Any] = {"record_uuid": unit[0], "labels": {}, "method": {}}
+        if task == "retrieval":
+            ranks = {r.rank for r in urows}
+            assert len(ranks) == 1, (unit, ranks)
+            info["chunk_id"] = unit[1]
+            info["rank"] = ranks.pop()
+        for c in spec["labels"]:
+            if adj:
+                latest = max(r.instant for r in adj)
+                vals = {r.labels[c] for r in adj if r.instant == latest}
+                if len(vals) == 1:
+                    value, method = vals.pop(), "adjudicated"
+                else:
+                    value, method = None, "tied"
+            else:
+                counts = Counter(r.labels[c] for r in voters)
+                n = len(voters)
+                if len(counts) == 1:
+                    value = next(iter(counts))
+                    method = "single" if n == 1 else "unanimous"
+                else:
+                    (v1, c1), = counts.most_common(1)
+                    if c1 * 2 > n:
+                        value, method = v1, "majority"
+                    else:
+                        value, method = None, "tied"
+            info["labels"][c] = value
+            info["method"][c] = method
+        info["resolved"] = all(m != "tied" for m in info["method"].values())
+        units[unit] = info
+    return units
+
+
+def record_languages(rows: list[Row]) -> dict[str, str]:
+    langs: dict[str, set] = defaultdict(set)
+    for r in rows:
+        if r.status == "accepted":
+            langs[r.record_uuid]
+            if r.language:
+                langs[r.record_uuid].add(r.language)
+    return {rec: (next(iter(v)) if len(v) == 1 else "unknown") for rec, v in langs.items()}
+
+
+# --------------------------------------------------------------------------- measures
+
+def retrieval_record_measures(units: list[dict], k_values) -> dict[int, dict[str, float]]:
+    def grade(u):
+        s, t = u["labels"]["evidence_sufficient"], u["labels"]["topically_relevant"]
+        return 2 if s == 1 else (1 if t == 1 else 0)
+
+    ideal = sorted((grade(u) for u in units), reverse=True)
+    out = {}
+    for k in k_values:
+        top = [u for u in units if u["rank"] <= k]
+        t = sum(u["labels"]["topically_relevant"] for u in top)
+        s = sum(u["labels"]["evidence_sufficient"] for u in top)
+        m = sum(u["labels"]["misleading"] for u in top)
+        dcg = sum((2 ** grade(u) - 1) / math.log2(u["rank"] + 1) for u in top)
+        idcg = sum((2 ** g - 1) / math.log2(i + 2) for i, g in enumerate(ideal[:k]))
+        rel_ranks = [u["rank"] for u in top if u["labels"]["topically_relevant"] == 1]
+        out[k] = {
+            "topical_precision": t / k,
+            "sufficiency_hit": 1.0 if s >= 1 else 0.0,
+            "sufficiency_rate": s / k,
+            "misleading_context_rate": m / k,
+            "mrr": 1 / min(rel_ranks) if rel_ranks else 0.0,
+            "ndcg": dcg / idcg if idcg > 0 else 0.0,
+        }
+    return out
+
+
+def metric_row(family, metric, k, dim, value_key, values: list[float], wilson_n=None):
+    if metric in WILSON_METRICS:
+        n = len(values) if wilson_n is None else wilson_n
+        v = mean(values)
+        lo, hi = wilson(v, n)
+    else:
+        n = len(values)
+        v = mean(values)
+        lo, hi = t_interval(values)
+    return {"family": family, "metric": metric, "k": k, "slice_dimension": dim,
+            "slice_value": value_key, "value": v, "n_units": n, "ci_lower": lo, "ci_upper": hi}
+
+
+# --------------------------------------------------------------------------- main
+
+def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANGUAGES,
+            constraint_policy: str = "reject", null_mode: str = "agate") -> Reference:
+    seed_dir = Path(seed_dir)
+    k_values = sorted(set(int(k) for k in k_values))
+    annotators = {}
+    for a in read_csv(seed_dir / "annotators.csv", null_mode):
+        aid = a.get("annotator_id")
+        if aid is not None:
+            annotators[aid] = {"annotator_kind": (a.get("annotator_kind") or "").strip(),
+                               "role": (a.get("role") or "").strip()}
+
+    ambiguities: list[str] = []
+    rows: dict[str, list[Row]] = {}
+    units: dict[str, dict] = {}
+    records: dict[str, dict] = {}
+    for task, spec in TASKS.items():
+        raw_rows = read_csv(seed_dir / f"{spec['seed']}.csv", null_mode)
+        trows = [Row(task=task, line=i + 1, raw=raw) for i, raw in enumerate(raw_rows)]
+        for r in trows:
+            row_checks(r, task, accepted_languages, constraint_policy)
+        assign_status(trows, task, ambiguities)
+        rows[task] = trows
+        units[task] = consensus(trows, task, annotators)
+        langs = record_languages(trows)
+        recs: dict[str, dict] = {}
+        for unit, info in units[task].items():
+            rec = recs.setdefault(info["record_uuid"], {"units": [], "resolved": True})
+            rec["units"].append(info)
+            rec["resolved"] = rec["resolved"] and info["resolved"]
+        for rec_id, rec in recs.items():
+            rec["language"] = langs.get(rec_id, "unknown")
+            if rec["resolved"] and task == "retrieval":
+                rec["measures"] = retrieval_record_measures(rec["units"], k_values)
+            elif rec["resolved"]:
+                rec["measures"] = dict(rec["units"][0]["labels"])
+        records[task] = recs
+
+    marts = build_marts(rows, records, k_values)
+    params = {"k_values": k_values, "accepted_languages": list(accepted_languages),
+              "constraint_policy": constraint_policy, "null_mode": null_mode}
+    return Reference(params, rows, annotators, units, records, marts, ambiguities)
+
+
+def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
+    marts: dict[str, list[dict]] = {}
+    mv: list[dict] = []
+
+    def slices(recs: dict) -> list[tuple[str, str, list[dict]]]:
+        resolved = [r for r in recs.values() if r["resolved"]]
+        out = []
+        if resolved:
+            out.append(("overall", "all", resolved))
+        for lang in sorted({r["language"] for r in resolved}):
+            out.append(("language", lang, [r for r in resolved if r["language"] == lang]))
+        return out
+
+    # retrieval
+    recs = records["retrieval"]
+    resolved = [r for r in recs.values() if r["resolved"]]
+    n_pending = sum(1 for r in recs.values() if not r["resolved"])
+    wide = []
+    for k in k_values:
+        row = {"k": k, "n_queries": len(resolved), "n_pending_adjudication": n_pending}
+        for m in RETRIEVAL_METRICS:
+            row[f"{m}_at_k"] = mean([r["measures"][k][m] for r in resolved])
+        wide.append(row)
+    marts["retrieval_metrics"] = wide
+    for dim, val, srecs in slices(recs):
+        for k in k_values:
+            for m in RETRIEVAL_METRICS:
+                mv.append(metric_row("retrieval", m, k, dim, val,
+                                     [r["measures"][k][m] for r in srecs]))
+
+    # grounding
+    recs = records["grounding"]
+    resolved = [r for r in recs.values() if r["resolved"]]
+    cited = [r for r in resolved if r["measures"]["source_cited"] == 1]
+    row = {"n_answers": len(resolved),
+           "n_pending_adjudication": sum(1 for r in recs.values() if not r["resolved"])}
+    for m, label in GROUNDING_METRICS.items():
+        row[m] = mean([float(r["measures"][label]) for r in resolved])
+    row["n_cited_answers"] = len(cited)
+    row["conditional_fabrication_rate"] = mean([float(r["measures"]["fabricated_source"])
+                                                for r in cited])
+    marts["grounding_metrics"] = [row]
+    for dim, val, srecs in slices(recs):
+        for m, label in GROUNDING_METRICS.items():
+            mv.append(metric_row("grounding", m, None, dim, val,
+                                 [float(r["measures"][label]) for r in srecs]))
+        scited = [float(r["measures"]["fabricated_source"]) for r in srecs
+                  if r["measures"]["source_cited"] == 1]
+        mv.append(metric_row("grounding", "conditional_fabrication_rate", None, dim, val, scited))
+
+    # generation
+    recs = records["generation"]
+    resolved = [r for r in recs.values() if r["resolved"]]
+    row = {"n_answers": len(resolved),
+           "n_pending_adjudication": sum(1 for r in recs.values() if not r["resolved"])}
+    for m, label in GENERATION_METRICS.items():
+        row[m] = mean([float(r["measures"][label]) for r in resolved])
+    marts["generation_metrics"] = [row]
+    for dim, val, srecs in slices(recs):
+        for m, label in GENERATION_METRICS.items():
+            mv.append(metric_row("generation", m, None, dim, val,
+                                 [float(r["measures"][label]) for r in srecs]))
+
+    marts["metric_values"] = mv
+
+    rej = []
+    for task, trows in rows.items():
+        for r in trows:
+            if r.status == "rejected":
+                rej.append({"task": task, "record_uuid": r.record_uuid,
+                            "annotator_id": r.annotator_id, "chunk_id": r.chunk_id,
+                            "created_at": r.created_at, "reasons": r.reasons_text})
+    marts["rejected_annotations"] = rej
+    return marts
+
+
+if __name__ == "__main__":  # pragma: no cover - manual inspection helper
+    import json
+    import sys
+
+    ref = compute(sys.argv[1], constraint_policy=sys.argv[2] if len(sys.argv) > 2 else "reject")
+    for name, content in ref.marts.items():
+        print(name)
+        for r in content:
+            print("  ", json.dumps(r, default=str))
+    for task in TASKS:
+        print(task, dict(ref.counts(task)))
+    print("ambiguities:", ref.ambiguities)
