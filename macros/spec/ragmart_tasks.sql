@@ -93,3 +93,20 @@
 {% macro ragmart_constraint_code(constraint) -%}
     {{ return('violates:' ~ constraint.name) }}
 {%- endmacro %}
+
+{#-
+    The original-value columns of rejected_annotations: every export column of the three tasks
+    (first seen first) except the keys the mart names on its own.
+-#}
+{% macro ragmart_rejected_original_columns() -%}
+    {%- set columns = [] -%}
+    {%- for task in ragmart_tasks() -%}
+        {%- for column in ragmart_export_columns(task) -%}
+            {%- if column.name not in ['record_uuid', 'annotator_id', 'created_at', 'chunk_id', 'task']
+                and column.name not in columns -%}
+                {%- do columns.append(column.name) -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{ return(columns) }}
+{%- endmacro %}

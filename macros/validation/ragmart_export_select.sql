@@ -10,6 +10,12 @@
         {%- for column in adapter.get_columns_in_relation(relation) -%}
             {%- do present.append(column.name | lower) -%}
         {%- endfor -%}
+        {#- Before the relation exists (a lint or compile on a fresh database) every column is assumed. -#}
+        {%- if present | length == 0 -%}
+            {%- for column in expected -%}
+                {%- do present.append(column.name) -%}
+            {%- endfor -%}
+        {%- endif -%}
         {%- set missing = [] -%}
         {%- for column in expected if column.required and column.name not in present -%}
             {%- do missing.append(column.name) -%}

@@ -2,15 +2,7 @@
     Quarantine: every rejected row of the three exports with its reason codes and its original
     values, so that an annotation lead can fix the source. Columns of another export are null.
 -#}
-{%- set original_columns = [] -%}
-{%- for task in ragmart_tasks() -%}
-    {%- for column in ragmart_export_columns(task) -%}
-        {%- if column.name not in ['record_uuid', 'annotator_id', 'created_at', 'chunk_id', 'task']
-            and column.name not in original_columns -%}
-            {%- do original_columns.append(column.name) -%}
-        {%- endif -%}
-    {%- endfor -%}
-{%- endfor -%}
+{%- set original_columns = ragmart_rejected_original_columns() -%}
 {%- set parsed_columns = ['chunk_rank', 'can_answer'] -%}
 with
 {%- for task in ragmart_tasks() %}

@@ -6,7 +6,11 @@ with
 
 rejected_status as (
 
-    select task, annotation_row_id, reasons
+    select
+        task,
+        annotation_row_id,
+        reasons
+
     from {{ ref('int_annotations__row_status') }}
     where annotation_status = 'rejected'
 
@@ -14,25 +18,75 @@ rejected_status as (
 
 quarantine as (
 
-    select task, annotation_row_id, reasons
+    select
+        task,
+        annotation_row_id,
+        reasons
+
     from {{ ref('rejected_annotations') }}
 
 ),
 
 missing_from_quarantine as (
 
-    select 'missing from rejected_annotations' as problem, task, annotation_row_id, reasons
-    from (select * from rejected_status except select * from quarantine) as difference
+    select
+        task,
+        annotation_row_id,
+        reasons
+
+    from rejected_status
+
+    except
+
+    select
+        task,
+        annotation_row_id,
+        reasons
+
+    from quarantine
 
 ),
 
 unexpected_in_quarantine as (
 
-    select 'not rejected but in rejected_annotations' as problem, task, annotation_row_id, reasons
-    from (select * from quarantine except select * from rejected_status) as difference
+    select
+        task,
+        annotation_row_id,
+        reasons
+
+    from quarantine
+
+    except
+
+    select
+        task,
+        annotation_row_id,
+        reasons
+
+    from rejected_status
+
+),
+
+problems as (
+
+    select
+        'missing from rejected_annotations' as problem,
+        task,
+        annotation_row_id,
+        reasons
+
+    from missing_from_quarantine
+
+    union all
+
+    select
+        'in rejected_annotations but not rejected' as problem,
+        task,
+        annotation_row_id,
+        reasons
+
+    from unexpected_in_quarantine
 
 )
 
-select * from missing_from_quarantine
-union all
-select * from unexpected_in_quarantine
+select * from problems

@@ -47,11 +47,11 @@ with_annotators as (
         unpivoted.record_uuid,
         unpivoted.chunk_id,
         unpivoted.annotator_id,
-        coalesce(annotators.annotator_kind, 'HUMAN') as annotator_kind,
-        coalesce(annotators.annotator_role, 'annotator') as annotator_role,
         unpivoted.created_at_utc,
         unpivoted.label,
-        unpivoted.label_value
+        unpivoted.label_value,
+        coalesce(annotators.annotator_kind, 'HUMAN') as annotator_kind,
+        coalesce(annotators.annotator_role, 'annotator') as annotator_role
 
     from unpivoted
     left join annotators

@@ -1,0 +1,314 @@
+"""Fixtures that build the dbt project on a given set of seeds and read the marts back.
+
+Each scenario is built once per pytest session (lazily, on first use):
+
+* ``sample``      the project's own seeds (skipped when /work/main/seeds has no CSVs yet);
+* ``edge``        fixtures/edge_cases (hand-made, see fixtures/make_edge_cases.py);
+* ``edge_repair`` the same with ``--vars '{constraint_policy: repair}'``;
+* ``random``      generate.py output (fixed seed), with non-default ``retrieval_k_values``;
+* ``edge_tokyo``  fixtures/edge_cases built by a ``dbt`` subprocess with ``TZ=Asia/Tokyo``
+                  (started in the background as soon as the first build is requested, so it
+                  runs while the in-process builds run).
+
+A build copies the project (without .venv, target, logs, .git, *.duckdb) to a temp dir,
+replaces ``seeds/*.csv`` by the scenario's CSVs (a project seed the scenario does not provide,
+e.g. the optional ``records``, is kept with its header only, i.e. empty), runs
+``dbt build --project-dir <tmp> --profiles-dir <tmp>/profiles`` with
+``RAGMART_DUCKDB_PATH=<tmp>/ragmart.duckdb`` and reads every mart with the duckdb package.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402
+import reference as R  # noqa: E402
+
+PROJECT = HERE.parent.parent
+EDGE = HERE / "fixtures" / "edge_cases"
+SEED_FILES = [f"{spec['seed']}.csv" for spec in R.TASKS.values()] + ["annotators.csv"]
+RANDOM_K = [1, 2, 5, 20]
+MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
+         "rejected_annotations"]
+SKIP_TOP = {".venv", "target", "logs", ".git", ".pytest_cache", "dbt_packages_cache"}
+
+
+@dataclass
+class Scenario:
+    name: str
+    vars: dict = field(default_factory=dict)
+    tz: str | None = None
+    ref_kwargs: dict = field(default_factory=dict)
+
+
+SCENARIOS = {
+    "sample": Scenario("sample"),
+    "edge": Scenario("edge"),
+    "edge_repair": Scenario("edge_repair", vars={"constraint_policy": "repair"},
+                            ref_kwargs={"constraint_policy": "repair"}),
+    "random": Scenario("random", vars={"retrieval_k_values": RANDOM_K},
+                       ref_kwargs={"k_values": RANDOM_K}),
+    "edge_tokyo": Scenario("edge_tokyo", tz="Asia/Tokyo"),
+}
+
+
+def _ignore(src, names):
+    src_path = Path(src).resolve()
+    out = {n for n in names if n.endswith((".duckdb", ".duckdb.wal")) or n == "__pycache__"}
+    if src_path == PROJECT:
+        out |= {n for n in names if n in SKIP_TOP}
+    return out
+
+
+def project_seed_csvs() -> list[Path]:
+    return sorted((PROJECT / "seeds").glob("*.csv"))
+
+
+def prepare_project(dst: Path, seed_dir: Path | None) -> Path:
+    proj = dst / "project"
+    shutil.copytree(PROJECT, proj, ignore=_ignore)
+    if seed_dir is not None:
+        provided = {p.name for p in seed_dir.glob("*.csv")}
+        for existing in (proj / "seeds").glob("*.csv"):
+            if existing.name not in provided:
+                with open(existing, newline="", encoding="utf-8-sig") as fh:
+                    header = next(csv.reader(fh), None)
+                with open(existing, "w", newline="", encoding="utf-8") as fh:
+                    if header:
+                        csv.writer(fh, lineterminator="\n").writerow(header)
+        for name in provided:
+            shutil.copyfile(seed_dir / name, proj / "seeds" / name)
+    return proj
+
+
+def dbt_args(proj: Path, vars_: dict) -> list[str]:
+    args = ["build", "--project-dir", str(proj), "--profiles-dir", str(proj / "profiles")]
+    if vars_:
+        args += ["--vars", json.dumps(vars_)]
+    return args
+
+
+@dataclass
+class Build:
+    scenario: Scenario
+    project: Path
+    seed_dir: Path
+    db_path: Path
+    node_results: list[dict]          # unique_id, resource_type, status, message
+    error: str | None
+    marts: dict[str, tuple[list[str], list[dict]]] | None = None
+    seed_tables: dict[str, tuple[list[str], list[tuple]]] | None = None
+    null_mode: str | None = None
+    loader_problem: str | None = None
+    _ref: R.Reference | None = None
+
+    @property
+    def reference(self) -> R.Reference:
+        if self._ref is None:
+            self._ref = R.compute(self.seed_dir, null_mode=self.null_mode or "agate",
+                                  **self.scenario.ref_kwargs)
+        return self._ref
+
+    def failed_nodes(self, kinds=("model", "seed", "snapshot")) -> list[dict]:
+        return [r for r in self.node_results
+                if r["resource_type"] in kinds and r["status"] not in ("success", "pass")]
+
+
+def read_run_results(proj: Path) -> list[dict]:
+    path = proj / "target" / "run_results.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    out = []
+    for r in data.get("results", []):
+        uid = r["unique_id"]
+        out.append({"unique_id": uid, "resource_type": uid.split(".")[0],
+                    "status": r.get("status"), "message": r.get("message")})
+    return out
+
+
+def _py(v):
+    if isinstance(v, Decimal):
+        return float(v)
+    return v
+
+
+def read_database(db_path: Path) -> tuple[dict, dict]:
+    import duckdb
+
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        tables = con.execute(
+            "select table_schema, table_name from information_schema.tables").fetchall()
+        where: dict[str, list[str]] = {}
+        for schema, name in tables:
+            where.setdefault(name, []).append(schema)
+        marts = {}
+        for mart in MARTS:
+            schemas = where.get(mart)
+            if not schemas:
+                continue
+            schema = "main" if "main" in schemas else schemas[0]
+            cur = con.execute(f'select * from "{schema}"."{mart}"')
+            cols = [d[0] for d in cur.description]
+            marts[mart] = (cols, [dict(zip(cols, map(_py, row))) for row in cur.fetchall()])
+        seeds = {}
+        for seed in [f[:-4] for f in SEED_FILES]:
+            schemas = where.get(seed)
+            if not schemas:
+                continue
+            schema = "main" if "main" in schemas else schemas[0]
+            cur = con.execute(f'select * from "{schema}"."{seed}"')
+            seeds[seed] = ([d[0] for d in cur.description], cur.fetchall())
+        return marts, seeds
+    finally:
+        con.close()
+
+
+def detect_null_mode(seed_dir: Path, seed_tables: dict) -> tuple[str | None, str | None]:
+    """Which loader semantics ('agate' or 'copy', see reference.load_cell) turn the CSVs into
+    the loaded seed tables?  Returns (mode, problem)."""
+    from collections import Counter
+
+    matching = []
+    for mode in ("agate", "copy"):
+        ok = True
+        for seed, (cols, rows) in seed_tables.items():
+            csv_rows = R.read_csv(seed_dir / f"{seed}.csv", mode)
+            want = Counter(tuple(r.get(c) for c in cols) for r in csv_rows)
+            got = Counter(tuple(v if v is None else str(v) for v in row) for row in rows)
+            if want != got:
+                ok = False
+                break
+        if ok:
+            matching.append(mode)
+    if not matching:
+        return None, ("the loaded seed tables match neither loader model (agate / copy): "
+                      "the seed loader changes values (e.g. trims them)")
+    return matching[0], None
+
+
+def release_duckdb() -> None:
+    """dbt-duckdb keeps the database open in this process after an in-process invocation
+    (class-level environment); close it so that the file can be read (and the next build
+    gets a fresh environment)."""
+    try:
+        from dbt.adapters.duckdb.connections import DuckDBConnectionManager as M
+    except ImportError:  # pragma: no cover
+        return
+    with M._LOCK:
+        if M._ENV is not None:
+            try:
+                M._ENV.close()
+            finally:
+                M._ENV = None
+
+
+class Builds:
+    def __init__(self, tmp_factory):
+        self.tmp_factory = tmp_factory
+        self.cache: dict[str, Build] = {}
+        self.procs: dict[str, tuple] = {}
+        self.random_dir: Path | None = None
+
+    def seed_dir(self, name: str) -> Path | None:
+        if name == "sample":
+            have = {p.name for p in project_seed_csvs()}
+            missing = [f for f in SEED_FILES if f not in have]
+            if missing:
+                pytest.skip(f"the project's sample seeds are not there yet (missing {missing} "
+                            f"in {PROJECT / 'seeds'})")
+            return PROJECT / "seeds"
+        if name == "random":
+            if self.random_dir is None:
+                self.random_dir = generate.generate(self.tmp_factory.mktemp("random_seeds"))
+            return self.random_dir
+        return EDGE
+
+    def start_background(self) -> None:
+        for name, sc in SCENARIOS.items():
+            if sc.tz and name not in self.procs and name not in self.cache:
+                tmp = self.tmp_factory.mktemp(f"build_{name}")
+                proj = prepare_project(tmp, self.seed_dir(name))
+                db = tmp / "ragmart.duckdb"
+                env = dict(os.environ, TZ=sc.tz, RAGMART_DUCKDB_PATH=str(db))
+                dbt = Path(sys.executable).parent / "dbt"
+                cmd = [str(dbt) if dbt.exists() else sys.executable] + \
+                    ([] if dbt.exists() else ["-m", "dbt.cli.main"]) + dbt_args(proj, sc.vars)
+                log = open(tmp / "dbt_stdout.log", "w")
+                proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                        cwd=tmp)
+                self.procs[name] = (proc, proj, db, tmp, log, time.time())
+
+    def get(self, name: str) -> Build:
+        if name in self.cache:
+            return self.cache[name]
+        sc = SCENARIOS[name]
+        if sc.tz:
+            if name not in self.procs:
+                self.start_background()
+            proc, proj, db, tmp, log, _ = self.procs[name]
+            try:
+                proc.wait(timeout=900)
+            finally:
+                log.close()
+            error = None if proc.returncode in (0, 1) else \
+                f"dbt exited with {proc.returncode}: {(tmp / 'dbt_stdout.log').read_text()[-3000:]}"
+            build = Build(sc, proj, self.seed_dir(name), db, read_run_results(proj), error)
+        else:
+            self.start_background()
+            tmp = self.tmp_factory.mktemp(f"build_{name}")
+            seed_dir = self.seed_dir(name)
+            proj = prepare_project(tmp, seed_dir if name != "sample" else None)
+            db = tmp / "ragmart.duckdb"
+            from dbt.cli.main import dbtRunner
+
+            os.environ["RAGMART_DUCKDB_PATH"] = str(db)
+            try:
+                res = dbtRunner().invoke(dbt_args(proj, sc.vars))
+                error = None if res.exception is None else repr(res.exception)
+            finally:
+                release_duckdb()
+            build = Build(sc, proj, seed_dir, db, read_run_results(proj), error)
+        self.cache[name] = build        # built once, even when reading fails below
+        if build.db_path.exists():
+            try:
+                build.marts, build.seed_tables = read_database(build.db_path)
+            except Exception as exc:  # noqa: BLE001 - reported by every test of the scenario
+                build.error = f"reading {build.db_path} failed: {exc!r}"
+                build.marts = None
+            else:
+                build.null_mode, build.loader_problem = detect_null_mode(build.seed_dir,
+                                                                         build.seed_tables)
+        return build
+
+    def close(self):
+        for proc, *_rest in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+
+
+@pytest.fixture(scope="session")
+def builds(tmp_path_factory):
+    b = Builds(tmp_path_factory)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def random_seed_dir(tmp_path_factory):
+    return generate.generate(tmp_path_factory.mktemp("random_for_ranx"))

@@ -1,0 +1,226 @@
+"""The dbt marts against the independent reference (reference.py), value by value.
+
+Scenarios (see conftest.py): sample, edge, edge_repair, random, edge_tokyo.  Numbers are
+compared to 1e-9 (absolute and relative), nulls must match nulls, rejected_annotations rows
+exactly (as a multiset of (task, record_uuid, annotator_id, chunk_id, created_at, reasons)).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import Counter
+
+import pytest
+
+import reference as R
+from conftest import MARTS, SCENARIOS
+
+TOL = 1e-9
+SCENARIO_NAMES = list(SCENARIOS)
+METRIC_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
+METRIC_VALS = ["value", "n_units", "ci_lower", "ci_upper"]
+REJ_COLS = R.MART_COLUMNS["rejected_annotations"]
+
+
+def _built(builds, name):
+    b = builds.get(name)
+    assert b.error is None, f"[{name}] dbt build raised: {b.error}"
+    failed = b.failed_nodes()
+    assert not failed, f"[{name}] models/seeds did not succeed: " + "; ".join(
+        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:300]}" for r in failed)
+    assert b.marts is not None, f"[{name}] no database file at {b.db_path}"
+    return b
+
+
+def _same(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if isinstance(a, float) and math.isnan(a):
+        return False
+    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+
+
+def _norm_key(v):
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
+
+
+def _diff_rows(name, mart, key_cols, val_cols, expected, got, limit=40):
+    problems = []
+    exp = {tuple(_norm_key(r[c]) for c in key_cols): r for r in expected}
+    act: dict = {}
+    for r in got:
+        key = tuple(_norm_key(r[c]) for c in key_cols)
+        if key in act:
+            problems.append(f"duplicate row for {dict(zip(key_cols, key))}")
+        act[key] = r
+    for key in sorted(set(exp) - set(act), key=str):
+        problems.append(f"missing row {dict(zip(key_cols, key))}: expected "
+                        f"{ {c: exp[key][c] for c in val_cols} }")
+    for key in sorted(set(act) - set(exp), key=str):
+        problems.append(f"unexpected row {dict(zip(key_cols, key))}: got "
+                        f"{ {c: act[key].get(c) for c in val_cols} }")
+    for key in sorted(set(exp) & set(act), key=str):
+        for c in val_cols:
+            if not _same(exp[key][c], act[key].get(c)):
+                problems.append(f"{dict(zip(key_cols, key))} {c}: expected {exp[key][c]!r}, "
+                                f"got {act[key].get(c)!r}")
+    if problems:
+        shown = "\n  ".join(problems[:limit])
+        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
+        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
+                    f"{shown}{more}")
+
+
+# ------------------------------------------------------------------ build health
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_build_succeeded_and_marts_exist(builds, name):
+    b = _built(builds, name)
+    for mart in MARTS:
+        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db_path}"
+        cols, _ = b.marts[mart]
+        missing = [c for c in R.MART_COLUMNS[mart] if c not in cols]
+        assert not missing, f"[{name}] {mart} lacks the contract columns {missing} (has {cols})"
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_seed_loader_is_understood(builds, name):
+    b = _built(builds, name)
+    assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_dbt_data_tests(builds, name):
+    """The project's own data tests may warn (rejected rows) but not fail or error."""
+    b = _built(builds, name)
+    bad = [r for r in b.node_results
+           if r["resource_type"] in ("test", "unit_test") and r["status"] in ("fail", "error")]
+    assert not bad, f"[{name}] dbt tests failing: " + "; ".join(
+        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:200]}" for r in bad)
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_reference_is_unambiguous(builds, name):
+    b = _built(builds, name)
+    assert b.reference.ambiguities == [], b.reference.ambiguities
+
+
+# ------------------------------------------------------------------ value by value
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_retrieval_metrics(builds, name):
+    b = _built(builds, name)
+    cols = R.MART_COLUMNS["retrieval_metrics"]
+    _diff_rows(name, "retrieval_metrics", ["k"], cols[1:],
+               b.reference.marts["retrieval_metrics"], b.marts["retrieval_metrics"][1])
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+@pytest.mark.parametrize("mart", ["grounding_metrics", "generation_metrics"])
+def test_answer_metrics(builds, name, mart):
+    b = _built(builds, name)
+    got = b.marts[mart][1]
+    assert len(got) == 1, f"[{name}] {mart} has {len(got)} rows, expected one"
+    _diff_rows(name, mart, [], R.MART_COLUMNS[mart], b.reference.marts[mart], got)
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+@pytest.mark.parametrize("family", ["retrieval", "grounding", "generation"])
+def test_metric_values(builds, name, family):
+    b = _built(builds, name)
+    got = [r for r in b.marts["metric_values"][1]
+           if r["family"] == family and r["slice_dimension"] in ("overall", "language")]
+    exp = [r for r in b.reference.marts["metric_values"] if r["family"] == family]
+    _diff_rows(name, f"metric_values[{family}]", METRIC_KEY, METRIC_VALS, exp, got)
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_rejected_annotations(builds, name):
+    b = _built(builds, name)
+    exp = Counter(tuple(r[c] for c in REJ_COLS) for r in b.reference.marts["rejected_annotations"])
+    got = Counter(tuple(r.get(c) for c in REJ_COLS) for r in b.marts["rejected_annotations"][1])
+    missing = sorted(exp - got, key=str)
+    extra = sorted(got - exp, key=str)
+    if missing or extra:
+        lines = [f"expected but absent: {m}" for m in missing[:30]]
+        lines += [f"present but not expected: {e}" for e in extra[:30]]
+        pytest.fail(f"[{name}] rejected_annotations differs ({len(missing)} missing, "
+                    f"{len(extra)} extra; columns {REJ_COLS}):\n  " + "\n  ".join(lines))
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_accounting(builds, name):
+    b = _built(builds, name)
+    ref = b.reference
+    rejected_in_mart = Counter(r["task"] for r in b.marts["rejected_annotations"][1])
+    for task, spec in R.TASKS.items():
+        with open(b.seed_dir / f"{spec['seed']}.csv", newline="", encoding="utf-8-sig") as fh:
+            n_csv = sum(1 for _ in csv.DictReader(fh))
+        c = ref.counts(task)
+        assert c["accepted"] + c["rejected"] + c["superseded"] == n_csv == len(ref.rows[task])
+        assert rejected_in_mart.get(task, 0) == c["rejected"], \
+            f"[{name}] {task}: {rejected_in_mart.get(task, 0)} rows in rejected_annotations, " \
+            f"expected {c['rejected']} (accepted {c['accepted']}, superseded {c['superseded']})"
+    n_rec = {t: len(ref.records[t]) for t in R.TASKS}
+    for row in b.marts["retrieval_metrics"][1]:
+        assert row["n_queries"] + row["n_pending_adjudication"] == n_rec["retrieval"]
+    for mart, task in (("grounding_metrics", "grounding"), ("generation_metrics", "generation")):
+        row = b.marts[mart][1][0]
+        assert row["n_answers"] + row["n_pending_adjudication"] == n_rec[task]
+
+
+# ------------------------------------------------------------------ edge cases, literally
+
+def test_edge_literal_values(builds):
+    """A few hand-computed numbers (see test_reference.py for the derivations) read from the
+    marts themselves, so that a wrong reference cannot hide a wrong mart."""
+    b = _built(builds, "edge")
+    log3 = math.log2(3)
+    r01 = (3 / log3 + 0.5) / (3 + 3 / log3 + 0.5)       # NDCG@3 of record r01 = 0.443701
+    ret = {r["k"]: r for r in b.marts["retrieval_metrics"][1]}
+    assert ret[3]["n_queries"] == 11 and ret[3]["n_pending_adjudication"] == 2
+    assert ret[3]["ndcg_at_k"] == pytest.approx((r01 + 3 / log3 + 4) / 11, abs=TOL)
+    assert ret[3]["mrr_at_k"] == pytest.approx(6 / 11, abs=TOL)
+    g = b.marts["grounding_metrics"][1][0]
+    assert (g["n_answers"], g["n_cited_answers"]) == (6, 4)
+    assert g["conditional_fabrication_rate"] == pytest.approx(0.25, abs=TOL)
+    e = b.marts["generation_metrics"][1][0]
+    assert e["proper_action_rate"] == pytest.approx(0.6, abs=TOL)
+    de = [r for r in b.marts["metric_values"][1]
+          if (r["family"], r["metric"], r["slice_dimension"], r["slice_value"])
+          == ("grounding", "conditional_fabrication_rate", "language", "de")]
+    assert len(de) == 1 and de[0]["value"] is None and de[0]["n_units"] == 0
+
+
+def test_edge_repair_literal_values(builds):
+    b = _built(builds, "edge_repair")
+    log3 = math.log2(3)
+    r01 = (3 / log3 + 0.5) / (3 + 3 / log3 + 0.5)
+    ret = {r["k"]: r for r in b.marts["retrieval_metrics"][1]}
+    assert ret[3]["ndcg_at_k"] == pytest.approx((r01 + 2 / log3 + 5) / 11, abs=TOL)
+    g = b.marts["grounding_metrics"][1][0]
+    assert (g["n_answers"], g["n_cited_answers"]) == (9, 6)
+    assert g["conditional_fabrication_rate"] == pytest.approx(0.5, abs=TOL)
+
+
+# ------------------------------------------------------------------ time zone
+
+@pytest.mark.parametrize("mart", MARTS)
+def test_time_zone_does_not_matter(builds, mart):
+    """The edge cases built with TZ=Asia/Tokyo give the very same marts as in this process."""
+    utc = _built(builds, "edge")
+    tokyo = _built(builds, "edge_tokyo")
+    cols, rows = utc.marts[mart]
+    tcols, trows = tokyo.marts[mart]
+    assert cols == tcols
+
+    def canon(rs):
+        return sorted((tuple((c, round(v, 12) if isinstance(v, float) else v)
+                             for c, v in r.items()) for r in rs), key=str)
+
+    assert canon(rows) == canon(trows)
