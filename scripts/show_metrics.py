@@ -26,10 +26,16 @@ def print_table(title: str, columns: list[str], rows: list[tuple]) -> None:
     cells = [[_format(v) for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     print(f"\n{title}")
-    print("  ".join(c.rjust(w) for c, w in zip(columns, widths)))
+    # text columns left-aligned, numbers right-aligned
+    left = [all(isinstance(row[i], str) for row in rows) for i in range(len(columns))]
+
+    def line(values: list[str]) -> str:
+        return "  ".join(v.ljust(w) if lft else v.rjust(w) for v, w, lft in zip(values, widths, left))
+
+    print(line(list(columns)))
     print("  ".join("-" * w for w in widths))
     for row in cells:
-        print("  ".join(v.rjust(w) for v, w in zip(row, widths)))
+        print(line(row))
 
 
 def main() -> int:
