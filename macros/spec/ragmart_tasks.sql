@@ -55,7 +55,7 @@
     {{ return(specs[task]) }}
 {%- endmacro %}
 
-{#- The columns of an export (ADR 0005) or of the annotators seed, with whether each must be non-empty. -#}
+{#- The columns of an export (ADR 0005) or of the annotators or records seed, with whether each must be non-empty. -#}
 {% macro ragmart_export_columns(task) -%}
     {%- if task == 'annotators' -%}
         {{ return([
@@ -63,6 +63,14 @@
             {'name': 'annotator_kind', 'required': true},
             {'name': 'role', 'required': true},
             {'name': 'display_name', 'required': false},
+        ]) }}
+    {%- elif task == 'records' -%}
+        {{ return([
+            {'name': 'record_uuid', 'required': true},
+            {'name': 'task_type', 'required': false},
+            {'name': 'model_uncertainty', 'required': false},
+            {'name': 'is_adversarial', 'required': false},
+            {'name': 'tier', 'required': false},
         ]) }}
     {%- endif -%}
     {%- set spec = ragmart_task_spec(task) -%}
@@ -95,12 +103,12 @@
 {%- endmacro %}
 
 {#-
-    The original-value columns of rejected_annotations: every export column of the three tasks
-    (first seen first) except the keys the mart names on its own.
+    The original-value columns of rejected_annotations: every column of the three exports and of
+    the records seed (first seen first) except the keys the mart names on its own.
 -#}
 {% macro ragmart_rejected_original_columns() -%}
     {%- set columns = [] -%}
-    {%- for task in ragmart_tasks() -%}
+    {%- for task in ragmart_tasks() + ['records'] -%}
         {%- for column in ragmart_export_columns(task) -%}
             {%- if column.name not in ['record_uuid', 'annotator_id', 'created_at', 'chunk_id', 'task']
                 and column.name not in columns -%}
@@ -109,4 +117,26 @@
         {%- endfor -%}
     {%- endfor -%}
     {{ return(columns) }}
+{%- endmacro %}
+
+{#- The inputs whose rows get a status: the three exports and the records seed. -#}
+{% macro ragmart_status_inputs() -%}
+    {{ return(ragmart_tasks() + ['records']) }}
+{%- endmacro %}
+
+{#- The seed an input is read from. -#}
+{% macro ragmart_input_seed(task) -%}
+    {{ return('records' if task == 'records' else ragmart_task_spec(task).seed) }}
+{%- endmacro %}
+
+{#-
+    The columns of an input that staging parses: staging keeps the value as given under
+    `<column>_raw` and the parsed value under the column's name.
+-#}
+{% macro ragmart_parsed_columns(task) -%}
+    {%- if task == 'records' -%}
+        {{ return(['model_uncertainty', 'is_adversarial', 'tier']) }}
+    {%- endif -%}
+    {%- set spec = ragmart_task_spec(task) -%}
+    {{ return(spec.labels + spec.optional_booleans + (['chunk_rank'] if task == 'retrieval' else [])) }}
 {%- endmacro %}

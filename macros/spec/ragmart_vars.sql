@@ -46,3 +46,26 @@
     {%- if not loop.last %} union all{% endif %}
     {%- endfor %}
 {%- endmacro %}
+
+{#- A numeric var, checked, as a SQL literal. -#}
+{% macro ragmart_number_var(name, default) -%}
+    {%- set value = var(name, default) -%}
+    {%- if value is not number -%}
+        {%- set parsed = value | float(none) if value is string else none -%}
+        {%- if parsed is none -%}
+            {{ exceptions.raise_compiler_error("ragmart: var '" ~ name ~ "' must be a number, got " ~ value) }}
+        {%- endif -%}
+        {%- set value = parsed -%}
+    {%- endif -%}
+    {{ return(value) }}
+{%- endmacro %}
+
+{#- The var gold_task_types (ADR-001 routing), checked. -#}
+{% macro ragmart_gold_task_types() -%}
+    {%- set task_types = var('gold_task_types', ['factual_qa', 'rag_synthesis']) -%}
+    {%- if task_types is string or task_types is not iterable -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'gold_task_types' must be a list of task types, got " ~ task_types) }}
+    {%- endif -%}
+    {{ return(task_types | list) }}
+{%- endmacro %}

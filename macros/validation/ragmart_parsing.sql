@@ -59,3 +59,11 @@
             then {{ dbt.dateadd('minute', '-1 * ' ~ offset_minutes, local_time) }}
     end
 {%- endmacro %}
+
+{#- A decimal number (optional sign, digits with an optional fraction) after trimming, else null. -#}
+{% macro ragmart_parse_decimal(expression) -%}
+    case
+        when {{ ragmart_regex_full_match(ragmart_trim(expression), '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)') }}
+            then cast({{ ragmart_trim(expression) }} as {{ ragmart_type_double() }})
+    end
+{%- endmacro %}

@@ -5,7 +5,7 @@
 -#}
 {% macro ragmart_row_checks(task) -%}
     {%- set spec = ragmart_task_spec(task) -%}
-    {%- set parsed = spec.labels + spec.optional_booleans + ['chunk_rank'] -%}
+    {%- set parsed = ragmart_parsed_columns(task) -%}
     {%- set checks = [] -%}
     {%- for column in ragmart_export_columns(task) -%}
         {%- set given = column.name ~ '_raw' if column.name in parsed else column.name -%}
@@ -94,4 +94,21 @@
         {%- endfor -%}
     {%- endif -%}
     {{ violations | join(' or ') if violations else 'false' }}
+{%- endmacro %}
+
+{#-
+    The row checks of the optional records seed (ADR-001 routing inputs), in the shape of
+    ragmart_row_checks: missing record_uuid, a model_uncertainty that is not a decimal, an
+    is_adversarial that is not a boolean spelling, a tier other than tier_a / tier_b.
+-#}
+{% macro ragmart_records_row_checks() -%}
+    {%- set checks = [
+        {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
+        {'code': 'invalid_decimal:model_uncertainty',
+         'condition': 'not ' ~ ragmart_is_blank('model_uncertainty_raw') ~ ' and model_uncertainty is null'},
+        {'code': 'invalid_boolean:is_adversarial',
+         'condition': 'not ' ~ ragmart_is_blank('is_adversarial_raw') ~ ' and is_adversarial is null'},
+        {'code': 'invalid_tier', 'condition': "tier is not null and tier not in ('tier_a', 'tier_b')"},
+    ] -%}
+    {{ return(checks | sort(attribute='code')) }}
 {%- endmacro %}

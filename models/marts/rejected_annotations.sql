@@ -1,18 +1,18 @@
 {#-
-    Quarantine: every rejected row of the three exports with its reason codes and its original
-    values, so that an annotation lead can fix the source. Columns of another export are null.
+    Quarantine: every rejected row of the three exports (and of the records seed) with its reason
+    codes and its original values, so that an annotation lead can fix the source. Columns of
+    another input are null.
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
-{%- set parsed_columns = ['chunk_rank', 'can_answer'] -%}
 with
-{%- for task in ragmart_tasks() %}
 
-{{ task }}_status as (
+row_status as (
 
-    select * from {{ ref('int_' ~ task ~ '__annotations_validated') }}
+    select * from {{ ref('int_annotations__row_status') }}
     where annotation_status = 'rejected'
 
 ),
+{%- for task in ragmart_status_inputs() %}
 
 {{ task }}_originals as (
 
@@ -23,39 +23,40 @@ with
 {{ task }}_rejected as (
 
     select
-        '{{ task }}' as task,
-        {{ task }}_status.record_uuid,
-        {{ task }}_status.annotator_id,
-        {{ 'retrieval_status.chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }}
-            as chunk_id,
-        {{ task }}_status.created_at,
-        {{ task }}_status.reasons,
-        {{ task }}_status.annotation_row_id,
-        {{ task }}_originals.task as task_as_given,
-        {%- set task_columns = ragmart_export_columns(task) | map(attribute='name') | list %}
-        {%- set task_spec = ragmart_task_spec(task) %}
+        row_status.task,
+        row_status.record_uuid,
+        row_status.annotator_id,
+        row_status.chunk_id,
+        row_status.created_at,
+        row_status.reasons,
+        row_status.annotation_row_id,
+        {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else task ~ '_originals.task' }} as task_as_given,
+        {%- set input_columns = ragmart_export_columns(task) | map(attribute='name') | list %}
+        {%- set parsed_columns = ragmart_parsed_columns(task) %}
         {%- for column in original_columns %}
-        {%- if column not in task_columns %}
+        {%- if column not in input_columns %}
         cast(null as {{ dbt.type_string() }}) as {{ column }}
-        {%- elif column in task_spec.labels or column in parsed_columns %}
+        {%- elif column in parsed_columns %}
         {{ task }}_originals.{{ column }}_raw as {{ column }}
         {%- else %}
         {{ task }}_originals.{{ column }}
         {%- endif %}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from {{ task }}_status
+    from row_status
     inner join {{ task }}_originals
-        on {{ task }}_status.annotation_row_id = {{ task }}_originals.annotation_row_id
+        on row_status.annotation_row_id = {{ task }}_originals.annotation_row_id
+    where row_status.task = '{{ task }}'
 
 ),
 {%- endfor %}
 
 unioned as (
-    {%- for task in ragmart_tasks() %}
+    {%- for task in ragmart_status_inputs() %}
 
     select * from {{ task }}_rejected
     {%- if not loop.last %}
+
     union all
     {%- endif %}
     {%- endfor %}

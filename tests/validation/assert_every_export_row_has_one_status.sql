@@ -1,20 +1,20 @@
 {#-
-    Accounting (CONTRACT.md): for each export, rows in the file = accepted + rejected + superseded,
+    Accounting (CONTRACT.md): for each export (and the records seed), rows in the file = accepted + rejected + superseded,
     and every row has exactly one of those statuses. Returns the tasks where the books do not balance.
 -#}
 with
-{%- for task in ragmart_tasks() %}
+{%- for task in ragmart_status_inputs() %}
 
 {{ task }}_export as (
 
     select '{{ task }}' as task, count(*) as n_export_rows
-    from {{ ref(ragmart_task_spec(task).seed) }}
+    from {{ ref(ragmart_input_seed(task)) }}
 
 ),
 {%- endfor %}
 
 export_rows as (
-    {%- for task in ragmart_tasks() %}
+    {%- for task in ragmart_status_inputs() %}
     select * from {{ task }}_export
     {%- if not loop.last %}
     union all

@@ -1,0 +1,41 @@
+{#- Per unit and label: the number of votes m_u, the 1-votes n_u1, the unit's agreement terms and tier. -#}
+with
+
+votes as (
+
+    select * from {{ ref('int_agreement__votes') }}
+
+),
+
+counted as (
+
+    select
+        task,
+        record_uuid,
+        chunk_id,
+        unit_chunk_key,
+        label,
+        tier,
+        count(*) as n_votes,
+        sum(label_value) as n_positive_votes,
+        max(created_at_utc) as latest_vote_at_utc
+
+    from votes
+    group by task, record_uuid, chunk_id, unit_chunk_key, label, tier
+
+),
+
+final as (
+
+    select
+        *,
+        {{ ragmart_unit_observed_agreement('n_positive_votes', 'n_votes') }} as observed_agreement,
+        {{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }} as disagreement_term,
+        cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes as positive_share,
+        n_positive_votes > 0 and n_positive_votes < n_votes as has_disagreement
+
+    from counted
+
+)
+
+select * from final

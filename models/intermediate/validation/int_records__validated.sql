@@ -1,0 +1,74 @@
+{#-
+    One row per row of the records seed with its status: rows with reasons are rejected; several
+    rows for one record keep one row when they agree (the others superseded) and are all rejected
+    as conflicting_duplicate when they differ. A rejected row counts as absent from the seed.
+-#}
+{%- set checks = ragmart_records_row_checks() %}
+with
+
+staged as (
+
+    select * from {{ ref('stg_annotation_exports__records') }}
+
+),
+
+checked as (
+
+    select
+        annotation_row_id,
+        record_uuid,
+        task_type,
+        model_uncertainty,
+        is_adversarial,
+        tier,
+        {{ ragmart_reasons_expression(checks) }} as row_reasons,
+        {{ ragmart_reason_count_expression(checks) }} as n_row_reasons,
+        {{ dbt.concat([
+            "coalesce(task_type, '-')", "'|'",
+            "coalesce(cast(model_uncertainty as " ~ dbt.type_string() ~ "), '-')", "'|'",
+            "coalesce(cast(is_adversarial as " ~ dbt.type_string() ~ "), '-')", "'|'",
+            "coalesce(tier, '-')"]) }} as record_signature
+
+    from staged
+
+),
+
+compared_with_same_record as (
+
+    select
+        checked.*,
+        min(record_signature) over (partition by record_uuid) as min_record_signature,
+        max(record_signature) over (partition by record_uuid) as max_record_signature,
+        row_number() over (partition by record_uuid order by n_row_reasons, annotation_row_id) as position_in_record
+
+    from checked
+
+),
+
+final as (
+
+    select
+        annotation_row_id,
+        'records' as task,
+        record_uuid,
+        task_type,
+        model_uncertainty,
+        coalesce(is_adversarial, 0) as is_adversarial,
+        tier,
+        case
+            when record_uuid is not null and min_record_signature <> max_record_signature then 'rejected'
+            when record_uuid is not null and position_in_record > 1 then 'superseded'
+            when n_row_reasons > 0 then 'rejected'
+            else 'accepted'
+        end as annotation_status,
+        case
+            when record_uuid is not null and min_record_signature <> max_record_signature
+                then concat_ws(';', 'conflicting_duplicate', row_reasons)
+            else row_reasons
+        end as reasons
+
+    from compared_with_same_record
+
+)
+
+select * from final

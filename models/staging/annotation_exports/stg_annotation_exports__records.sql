@@ -1,0 +1,27 @@
+with
+
+source as (
+
+    select {{ ragmart_export_select(ref('records'), 'records') }}
+    from {{ ref('records') }}
+
+),
+
+renamed as (
+
+    select
+        {{ ragmart_content_row_number('records') }} as annotation_row_id,
+        {{ ragmart_clean_text('record_uuid') }} as record_uuid,
+        task_type,
+        model_uncertainty as model_uncertainty_raw,
+        {{ ragmart_parse_decimal('model_uncertainty') }} as model_uncertainty,
+        is_adversarial as is_adversarial_raw,
+        {{ ragmart_parse_boolean('is_adversarial') }} as is_adversarial,
+        tier as tier_raw,
+        {{ ragmart_clean_text('tier') }} as tier
+
+    from source
+
+)
+
+select * from renamed
