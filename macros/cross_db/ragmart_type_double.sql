@@ -1,5 +1,5 @@
 {#-
-    A double-precision floating-point type. ragmart_type_double() is `float`, which is single
+    A double-precision floating-point type. dbt.type_float() is `float`, which is single
     precision on DuckDB: every measure uses this type instead.
 -#}
 {% macro ragmart_type_double() -%}

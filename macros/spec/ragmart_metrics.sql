@@ -33,5 +33,6 @@
     {{ return([
         {'dimension': 'overall', 'value': "'all'"},
         {'dimension': 'language', 'value': 'language'},
+        {'dimension': 'tier', 'value': 'tier'},
     ]) }}
 {%- endmacro %}

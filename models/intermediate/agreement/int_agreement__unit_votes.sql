@@ -1,4 +1,4 @@
-{#- Per unit and label: the number of votes m_u, the 1-votes n_u1, the unit's agreement terms and tier. -#}
+{#- Per unit and label: the number of votes m_u, the 1-votes n_u1, whether the votes disagree, and the record's tier. -#}
 with
 
 votes as (
@@ -29,9 +29,6 @@ final as (
 
     select
         *,
-        {{ ragmart_unit_observed_agreement('n_positive_votes', 'n_votes') }} as observed_agreement,
-        {{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }} as disagreement_term,
-        cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes as positive_share,
         n_positive_votes > 0 and n_positive_votes < n_votes as has_disagreement
 
     from counted

@@ -24,12 +24,12 @@ final as (
         accepted_labels.task,
         accepted_labels.record_uuid,
         accepted_labels.chunk_id,
-        coalesce(accepted_labels.chunk_id, '') as unit_chunk_key,
         accepted_labels.label,
         accepted_labels.annotator_id,
         accepted_labels.label_value,
         accepted_labels.created_at_utc,
-        record_tiers.tier
+        record_tiers.tier,
+        coalesce(accepted_labels.chunk_id, '') as unit_chunk_key
 
     from accepted_labels
     inner join record_tiers

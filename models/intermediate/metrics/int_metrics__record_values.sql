@@ -25,19 +25,30 @@ generation_records as (
 
 ),
 
+record_tiers as (
+
+    select * from {{ ref('int_records__tiers') }}
+
+),
+
 unioned as (
     {%- for metric in ragmart_metrics() %}
 
     select
         '{{ metric.family }}' as family,
         '{{ metric.metric }}' as metric,
-        {{ 'k' if metric.family == 'retrieval' else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as k,
-        record_uuid,
-        language,
+        {{ 'scored.k' if metric.family == 'retrieval' else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as k,
+        scored.record_uuid,
+        scored.language,
+        coalesce(record_tiers.tier, 'unknown') as tier,
         '{{ metric.interval }}' as interval_method,
         cast({{ metric.column }} as {{ ragmart_type_double() }}) as value
 
-    from {{ metric.family }}_{{ 'scores' if metric.family == 'retrieval' else 'records' }}
+    from {{ metric.family }}_{{ 'scores' if metric.family == 'retrieval' else 'records' }} as scored
+    left join record_tiers
+        on
+            record_tiers.task = '{{ metric.family }}'
+            and scored.record_uuid = record_tiers.record_uuid
     {%- if not loop.last %}
 
     union all

@@ -36,7 +36,7 @@ checked as (
 compared_with_same_record as (
 
     select
-        checked.*,
+        *,
         min(record_signature) over (partition by record_uuid) as min_record_signature,
         max(record_signature) over (partition by record_uuid) as max_record_signature,
         row_number() over (partition by record_uuid order by n_row_reasons, annotation_row_id) as position_in_record
@@ -49,12 +49,12 @@ final as (
 
     select
         annotation_row_id,
-        'records' as task,
         record_uuid,
         task_type,
         model_uncertainty,
-        coalesce(is_adversarial, 0) as is_adversarial,
         tier,
+        'records' as task,
+        coalesce(is_adversarial, 0) as is_adversarial,
         case
             when record_uuid is not null and min_record_signature <> max_record_signature then 'rejected'
             when record_uuid is not null and position_in_record > 1 then 'superseded'

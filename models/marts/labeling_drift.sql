@@ -1,0 +1,95 @@
+{#-
+    ADR-001's first reversal trigger, per family and ISO week: the triage (tier_a) units that were
+    spot-checked (two or more votes), the share whose votes disagree on any label, and an alert
+    when that share exceeds the var drift_disagreement_threshold in the week and the week before.
+    A unit belongs to the week of its latest vote.
+-#}
+{%- set threshold = ragmart_number_var('drift_disagreement_threshold', 0.12) %}
+with
+
+unit_votes as (
+
+    select * from {{ ref('int_agreement__unit_votes') }}
+    where tier = 'tier_a'
+
+),
+
+units as (
+
+    select
+        task,
+        record_uuid,
+        unit_chunk_key,
+        max(n_votes) as n_votes,
+        max(case when has_disagreement then 1 else 0 end) as has_disagreement,
+        max(latest_vote_at_utc) as latest_vote_at_utc
+
+    from unit_votes
+    group by task, record_uuid, unit_chunk_key
+
+),
+
+spot_checked_units as (
+
+    select
+        task,
+        has_disagreement,
+        {{ ragmart_week_start('latest_vote_at_utc') }} as week_start,
+        {{ ragmart_iso_week('latest_vote_at_utc') }} as iso_week
+
+    from units
+    where n_votes >= 2
+
+),
+
+weekly as (
+
+    select
+        task,
+        week_start,
+        iso_week,
+        count(*) as n_spot_checked_units,
+        sum(has_disagreement) as n_disagreeing_units,
+        cast(sum(has_disagreement) as {{ ragmart_type_double() }}) / count(*) as disagreement_rate
+
+    from spot_checked_units
+    group by task, week_start, iso_week
+
+),
+
+with_previous_week as (
+
+    select
+        weekly.*,
+        previous_week.disagreement_rate as previous_week_disagreement_rate
+
+    from weekly
+    left join weekly as previous_week
+        on
+            weekly.task = previous_week.task
+            and {{ dbt.dateadd('day', -7, 'weekly.week_start') }} = previous_week.week_start
+
+),
+
+final as (
+
+    select
+        cast(task as {{ dbt.type_string() }}) as task,
+        cast(iso_week as {{ dbt.type_string() }}) as iso_week,
+        cast(week_start as date) as week_start,
+        cast(n_spot_checked_units as {{ dbt.type_bigint() }}) as n_spot_checked_units,
+        cast(n_disagreeing_units as {{ dbt.type_bigint() }}) as n_disagreeing_units,
+        cast(disagreement_rate as {{ ragmart_type_double() }}) as disagreement_rate,
+        cast(previous_week_disagreement_rate as {{ ragmart_type_double() }}) as previous_week_disagreement_rate,
+        cast({{ threshold }} as {{ ragmart_type_double() }}) as drift_threshold,
+        disagreement_rate > {{ threshold }} as is_above_threshold,
+        coalesce(
+            disagreement_rate > {{ threshold }} and previous_week_disagreement_rate > {{ threshold }},
+            false
+        ) as is_drift_alert
+
+    from with_previous_week
+
+)
+
+select * from final

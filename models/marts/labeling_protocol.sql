@@ -1,0 +1,201 @@
+{#-
+    ADR-001 protocol accounting per family and tier (tier_a triage, tier_b gold, all): records and
+    their share against the 40 % gold target, dual-annotated, disagreeing, adjudicated and pending
+    records, the triage spot-check rate against its 10 % target, the weakest label's alpha against
+    0.75, and the labeling cost of the set.
+-#}
+{%- set gold_share_target = ragmart_number_var('gold_share_target', 0.40) %}
+with
+
+record_tiers as (
+
+    select * from {{ ref('int_records__tiers') }}
+
+),
+
+unit_votes as (
+
+    select * from {{ ref('int_agreement__unit_votes') }}
+
+),
+
+label_consensus as (
+
+    select * from {{ ref('int_annotations__label_consensus') }}
+
+),
+
+label_agreement as (
+
+    select * from {{ ref('int_agreement__label_agreement') }}
+
+),
+
+record_disagreements as (
+
+    select
+        task,
+        record_uuid,
+        max(case when has_disagreement then 1 else 0 end) as has_disagreement
+
+    from unit_votes
+    group by task, record_uuid
+
+),
+
+record_resolution as (
+
+    select
+        task,
+        record_uuid,
+        max(case when consensus_method = 'adjudicated' then 1 else 0 end) as is_adjudicated,
+        max(case when is_resolved then 0 else 1 end) as is_pending
+
+    from label_consensus
+    group by task, record_uuid
+
+),
+
+records as (
+
+    select
+        record_tiers.task,
+        record_tiers.record_uuid,
+        record_tiers.tier,
+        case when record_tiers.n_voters >= 2 then 1 else 0 end as is_dual_annotated,
+        coalesce(record_disagreements.has_disagreement, 0) as has_disagreement,
+        coalesce(record_resolution.is_adjudicated, 0) as is_adjudicated,
+        coalesce(record_resolution.is_pending, 0) as is_pending
+
+    from record_tiers
+    left join record_disagreements
+        on
+            record_tiers.task = record_disagreements.task
+            and record_tiers.record_uuid = record_disagreements.record_uuid
+    left join record_resolution
+        on
+            record_tiers.task = record_resolution.task
+            and record_tiers.record_uuid = record_resolution.record_uuid
+
+),
+
+tiered as (
+
+    select
+        task,
+        tier,
+        is_dual_annotated,
+        has_disagreement,
+        is_adjudicated,
+        is_pending
+
+    from records
+
+    union all
+
+    select
+        task,
+        'all' as tier,
+        is_dual_annotated,
+        has_disagreement,
+        is_adjudicated,
+        is_pending
+
+    from records
+
+),
+
+counted as (
+
+    select
+        task,
+        tier,
+        count(*) as n_records,
+        sum(is_dual_annotated) as n_dual_annotated,
+        sum(has_disagreement) as n_disagreeing,
+        sum(is_adjudicated) as n_adjudicated,
+        sum(is_pending) as n_pending
+
+    from tiered
+    group by task, tier
+
+),
+
+family_totals as (
+
+    select
+        task,
+        count(*) as n_family_records
+
+    from records
+    group by task
+
+),
+
+alphas as (
+
+    select
+        task,
+        tier,
+        count(krippendorff_alpha) as n_labels_with_alpha,
+        min(krippendorff_alpha) as min_krippendorff_alpha,
+        sum(case when meets_target then 1 else 0 end) as n_labels_meeting_target
+
+    from label_agreement
+    group by task, tier
+
+),
+
+final as (
+
+    select
+        cast(counted.task as {{ dbt.type_string() }}) as task,
+        cast(counted.tier as {{ dbt.type_string() }}) as tier,
+        cast(counted.n_records as {{ dbt.type_bigint() }}) as n_records,
+        cast(
+            cast(counted.n_records as {{ ragmart_type_double() }}) / family_totals.n_family_records
+            as {{ ragmart_type_double() }}
+        ) as share_of_records,
+        cast(
+            case
+                when counted.tier = 'tier_b' then {{ gold_share_target }}
+                when counted.tier = 'tier_a' then 1 - {{ gold_share_target }}
+                else 1
+            end as {{ ragmart_type_double() }}
+        ) as target_share_of_records,
+        cast(counted.n_dual_annotated as {{ dbt.type_bigint() }}) as n_dual_annotated,
+        cast(counted.n_disagreeing as {{ dbt.type_bigint() }}) as n_disagreeing,
+        cast(counted.n_adjudicated as {{ dbt.type_bigint() }}) as n_adjudicated,
+        cast(counted.n_pending as {{ dbt.type_bigint() }}) as n_pending,
+        cast(
+            cast(counted.n_dual_annotated as {{ ragmart_type_double() }}) / counted.n_records
+            as {{ ragmart_type_double() }}
+        ) as dual_annotation_rate,
+        cast(
+            case when counted.tier = 'tier_a' then {{ ragmart_number_var('spot_check_rate_target', 0.10) }} end
+            as {{ ragmart_type_double() }}
+        ) as spot_check_rate_target,
+        cast(coalesce(alphas.n_labels_with_alpha, 0) as {{ dbt.type_bigint() }}) as n_labels_with_alpha,
+        cast(alphas.min_krippendorff_alpha as {{ ragmart_type_double() }}) as min_krippendorff_alpha,
+        cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
+        case
+            when alphas.n_labels_with_alpha > 0
+                then alphas.n_labels_meeting_target = alphas.n_labels_with_alpha
+        end as meets_alpha_target,
+        cast(
+            (counted.n_records - counted.n_dual_annotated) * {{ ragmart_number_var('single_annotation_cost', 0.16) }}
+            + counted.n_dual_annotated * {{ ragmart_number_var('dual_annotation_cost', 0.40) }}
+            as {{ ragmart_type_double() }}
+        ) as labeling_cost
+
+    from counted
+    inner join family_totals
+        on counted.task = family_totals.task
+    left join alphas
+        on
+            counted.task = alphas.task
+            and counted.tier = alphas.tier
+
+)
+
+select * from final

@@ -1,0 +1,622 @@
+"""ADR-001 tiers and the agreement marts (annotator_agreement, annotator_pair_agreement)
+against an independent reference (agreement_reference.py), plus cross-checks of that
+reference against the ``krippendorff`` package and direct formulas, and small cases worked
+out by hand.
+
+Scenarios, each built once for this module by a ``dbt build`` subprocess (both in parallel):
+
+* ``sample``    the project's own seeds, records.csv included, copied at build time (the
+                reference reads the copy that dbt loaded);
+* ``generated`` agreement_reference.generate_scenario(): 1-4 voters per unit, single-vote
+                units, rare labels (~3 % positives), perfect-agreement labels, records.csv
+                with every routing rule, explicit tiers, bad and duplicated rows, and
+                records absent from it.
+
+Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import subprocess
+import sys
+from collections import Counter
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import agreement_reference as A
+import conftest as C
+import generate as G
+import numpy as np
+import pytest
+import reference as R
+
+TOL = 1e-9
+SCENARIOS = ["sample", "generated"]
+AG_KEY = ["task", "label", "tier"]
+PAIR_KEY = ["task", "label", "annotator_a", "annotator_b"]
+# only what the two marts need (seeds included), and no data/unit tests: test_marts.py runs
+# the full build; here a failing project test must not skip the marts, and time matters.
+BUILD_SELECTION = ["--select", "+annotator_agreement", "+annotator_pair_agreement",
+                   "--exclude", "resource_type:test", "resource_type:unit_test"]
+
+
+# =========================================================================== hand-computed cases
+#
+# Notation: a unit's votes are listed as a tuple; m_u votes, n_uc of value c, n = sum m_u over
+# the units with >= 2 votes, n_c the total count of c there.  For a binary label
+#   p_a   = mean_u [n_u1(n_u1-1) + n_u0(n_u0-1)] / (m_u(m_u-1))
+#   alpha = 1 - (n-1) * sum_u [2 n_u1 n_u0 / (m_u-1)] / (2 n_1 n_0)
+#   AC1   = (p_a - p_e) / (1 - p_e),  p_e = 2 pi (1-pi),
+#           pi = mean_u n_u1/m_u over the units with >= 1 vote
+#   kappa = (p_o - p_e) / (1 - p_e),  p_e = pA1 pB1 + pA0 pB0
+
+def stats(units):
+    return A.label_stats([list(u) for u in units])
+
+
+def pkg_alpha(matrix):
+    import krippendorff
+
+    return krippendorff.alpha(reliability_data=np.array(matrix, dtype=float),
+                              level_of_measurement="nominal")
+
+
+def test_hand_perfect_agreement():
+    # units (1,1), (0,0): p_a = 1.  n = 4, n_1 = n_0 = 2, every unit has n_u1 n_u0 = 0 ->
+    # numerator 0 -> alpha = 1 - 3*0/8 = 1.  pi = (1 + 0)/2 = 1/2, p_e = 2*1/2*1/2 = 1/2,
+    # AC1 = (1 - 1/2)/(1 - 1/2) = 1.  prevalence = 2/4.
+    s = stats([(1, 1), (0, 0)])
+    assert s["observed_agreement"] == 1
+    assert s["krippendorff_alpha"] == 1
+    assert s["gwet_ac1"] == 1
+    assert s["prevalence"] == Fraction(1, 2)
+    assert (s["n_units"], s["n_pairable_values"]) == (2, 4)
+    assert pkg_alpha([[1, 0], [1, 0]]) == pytest.approx(1.0, abs=TOL)
+    # kappa of the two coders: p_o = 1, p_e = 1/2*1/2 + 1/2*1/2 = 1/2 -> kappa = 1
+    assert A.pair_stats([(1, 1), (0, 0)])["cohen_kappa"] == 1
+
+
+def test_hand_perfect_agreement_one_value_only():
+    # units (1,1), (1,1): the denominator sum_{c!=k} n_c n_k = 2*4*0 = 0 -> alpha null;
+    # pi = 1, p_e = 0 -> AC1 = (1 - 0)/1 = 1; kappa: p_e = 1*1 + 0*0 = 1 -> null.
+    s = stats([(1, 1), (1, 1)])
+    assert s["krippendorff_alpha"] is None
+    assert s["gwet_ac1"] == 1
+    assert A.pair_stats([(1, 1), (1, 1)])["cohen_kappa"] is None
+
+
+def test_hand_systematic_disagreement():
+    # 2 coders, 4 units (1,0), (1,0), (0,1), (0,1): every unit n_u1 = n_u0 = 1, m_u = 2.
+    # p_a = mean(0, 0, 0, 0) = 0.
+    # alpha: n = 8, n_1 = n_0 = 4, denominator = 2*4*4 = 32;
+    #   numerator = 4 units * 2*1*1/(2-1) = 8;  alpha = 1 - 7 * 8/32 = 1 - 1.75 = -0.75.
+    # AC1: pi = mean(1/2, 1/2, 1/2, 1/2) = 1/2, p_e = 1/2 -> AC1 = (0 - 1/2)/(1/2) = -1.
+    # kappa: coder A = (1,1,0,0), B = (0,0,1,1): p_o = 0, p_e = 1/2*1/2 + 1/2*1/2 = 1/2 -> -1.
+    s = stats([(1, 0), (1, 0), (0, 1), (0, 1)])
+    assert s["observed_agreement"] == 0
+    assert s["krippendorff_alpha"] == Fraction(-3, 4)
+    assert s["gwet_ac1"] == -1
+    assert s["prevalence"] == Fraction(1, 2)
+    assert pkg_alpha([[1, 1, 0, 0], [0, 0, 1, 1]]) == pytest.approx(-0.75, abs=TOL)
+    p = A.pair_stats([(1, 0), (1, 0), (0, 1), (0, 1)])
+    assert (p["observed_agreement"], p["cohen_kappa"]) == (0, -1)
+
+
+def test_hand_rare_label():
+    # 10 units, 2 coders: 9 x (0,0) and 1 x (1,0).
+    # p_a = 9/10.  alpha: n = 20, n_1 = 1, n_0 = 19, denominator = 2*1*19 = 38,
+    #   numerator = 2*1*1/1 = 2 -> alpha = 1 - 19*2/38 = 0.
+    # AC1: pi = (9*0 + 1/2)/10 = 1/20, p_e = 2 * 1/20 * 19/20 = 19/200,
+    #   AC1 = (9/10 - 19/200)/(1 - 19/200) = (161/200)/(181/200) = 161/181 = 0.88950...
+    # prevalence = 1/20.
+    # kappa: A has one 1 (pA1 = 1/10), B none (pB1 = 0): p_o = 9/10,
+    #   p_e = 1/10*0 + 9/10*1 = 9/10 -> kappa = 0.
+    units = [(0, 0)] * 9 + [(1, 0)]
+    s = stats(units)
+    assert s["observed_agreement"] == Fraction(9, 10)
+    assert s["krippendorff_alpha"] == 0
+    assert s["gwet_ac1"] == Fraction(161, 181)
+    assert float(s["gwet_ac1"]) == pytest.approx(0.8895027624309392, abs=TOL)
+    assert s["prevalence"] == Fraction(1, 20)
+    assert pkg_alpha([[0] * 9 + [1], [0] * 10]) == pytest.approx(0.0, abs=TOL)
+    assert A.pair_stats(units)["cohen_kappa"] == 0
+
+
+def test_hand_single_vote_units():
+    # pairable units (1,1), (0,0), (1,0) and single-vote units (1), (1).
+    # alpha and p_a only over the 3 pairable units: n = 6, n_1 = n_0 = 3,
+    #   denominator = 2*3*3 = 18, numerator = 2*1*1/1 = 2 -> alpha = 1 - 5*2/18 = 4/9.
+    #   p_a = (1 + 1 + 0)/3 = 2/3; n_units = 3, n_pairable_values = 6, prevalence = 3/6.
+    # AC1's pi over all 5 units: (1 + 0 + 1/2 + 1 + 1)/5 = 7/10, p_e = 2 * 7/10 * 3/10 = 21/50,
+    #   AC1 = (2/3 - 21/50)/(1 - 21/50) = (37/150)/(29/50) = 37/87 = 0.42529...
+    #   (without the single-vote units pi = 1/2, p_e = 1/2, AC1 = 1/3).
+    s = stats([(1, 1), (0, 0), (1, 0), (1,), (1,)])
+    assert (s["n_units"], s["n_pairable_values"]) == (3, 6)
+    assert s["observed_agreement"] == Fraction(2, 3)
+    assert s["krippendorff_alpha"] == Fraction(4, 9)
+    assert s["gwet_ac1"] == Fraction(37, 87)
+    assert s["prevalence"] == Fraction(1, 2)
+    assert stats([(1, 1), (0, 0), (1, 0)])["gwet_ac1"] == Fraction(1, 3)
+    # the package, fed only the pairable units, agrees on alpha
+    assert pkg_alpha([[1, 0, 1], [1, 0, 0]]) == pytest.approx(4 / 9, abs=TOL)
+    # no unit with two votes -> no row
+    assert stats([(1,), (0,)]) is None
+
+
+def test_hand_three_annotators():
+    # unit 1: A=1, B=1, C=0 (m=3, n_1=2, n_0=1); unit 2: A=0, B=0, C=0 (m=3, n_0=3).
+    # p_a = mean(2*1/(3*2), 3*2/(3*2)) = mean(1/3, 1) = 2/3.
+    # alpha: n = 6, n_1 = 2, n_0 = 4, denominator = 2*2*4 = 16;
+    #   numerator = 2*2*1/(3-1) + 0 = 2 -> alpha = 1 - 5*2/16 = 3/8.
+    # AC1: pi = (2/3 + 0)/2 = 1/3, p_e = 2 * 1/3 * 2/3 = 4/9 -> (2/3 - 4/9)/(5/9) = 2/5.
+    # prevalence = 2/6 = 1/3.
+    # pairs: A-B (1,1),(0,0): p_o = 1, p_e = 1/2 -> kappa 1;
+    #        A-C (1,0),(0,0): p_o = 1/2, pA1 = 1/2, pC1 = 0 -> p_e = 1/2 -> kappa 0; B-C same.
+    s = stats([(1, 1, 0), (0, 0, 0)])
+    assert s["observed_agreement"] == Fraction(2, 3)
+    assert s["krippendorff_alpha"] == Fraction(3, 8)
+    assert s["gwet_ac1"] == Fraction(2, 5)
+    assert s["prevalence"] == Fraction(1, 3)
+    assert (s["n_units"], s["n_pairable_values"]) == (2, 6)
+    assert pkg_alpha([[1, 0], [1, 0], [0, 0]]) == pytest.approx(0.375, abs=TOL)
+    assert A.pair_stats([(1, 1), (0, 0)])["cohen_kappa"] == 1
+    assert A.pair_stats([(1, 0), (0, 0)])["observed_agreement"] == Fraction(1, 2)
+    assert A.pair_stats([(1, 0), (0, 0)])["cohen_kappa"] == 0
+
+
+# =========================================================================== records seed & tiers
+
+@pytest.mark.parametrize("text,kind,value", [
+    ("0.65", "ok", Decimal("0.65")), ("1", "ok", Decimal(1)), ("0", "ok", Decimal(0)),
+    ("0.650", "ok", Decimal("0.65")), ("", "empty", None), ("   ", "empty", None),
+    (None, "empty", None), ("abc", "invalid", None), ("65%", "invalid", None),
+    ("0,7", "invalid", None), (" 0.81 ", "ok", Decimal("0.81")), (".5", "ok", Decimal("0.5")),
+])
+def test_parse_decimal(text, kind, value):
+    k, v, _ = A.parse_decimal(text)
+    assert (k, v) == (kind, value)
+
+
+def test_route():
+    th = Decimal("0.65")
+    gold = A.DEFAULT_GOLD_TASK_TYPES
+
+    def rt(task_type=None, unc=None, adv=0, tier=None):
+        return A.route({"task_type": task_type, "model_uncertainty": unc,
+                        "is_adversarial": adv, "tier": tier}, gold, th)
+
+    assert rt("factual_qa") == ("tier_b", "task_type")
+    assert rt("Factual_QA") == ("tier_a", "default")           # matched exactly
+    assert rt(unc=Decimal("0.65")) == ("tier_b", "uncertainty")  # at the threshold
+    assert rt(unc=Decimal("0.6499")) == ("tier_a", "default")
+    assert rt(adv=1) == ("tier_b", "adversarial")
+    assert rt("factual_qa", Decimal(1), 1, "tier_a") == ("tier_a", "explicit")
+    assert rt("summarization", tier="tier_b") == ("tier_b", "explicit")
+    assert rt() == ("tier_a", "default")
+
+
+@pytest.mark.parametrize("case,expected", A.RECORD_CASES)
+def test_generated_record_cases_route_as_documented(case, expected):
+    reasons, parsed, notes = A.check_records_row(dict(zip(A.RECORD_COLS, ("r",) + case)))
+    assert (reasons, notes) == ([], [])
+    assert A.route(parsed, A.DEFAULT_GOLD_TASK_TYPES, Decimal("0.65")) == expected
+
+
+@pytest.mark.parametrize("case", A.BAD_RECORD_CASES)
+def test_bad_record_rows_are_rejected(case):
+    reasons, _, _ = A.check_records_row(dict(zip(A.RECORD_COLS, ("r",) + case)))
+    assert reasons
+
+
+GEN_HEADER = G.GEN_COLS
+
+
+def _gen_row(rec, ann, when, helpful, **kw):
+    row = {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
+           "created_at": when, "query": "q", "answer": "a", "proper_action": "true",
+           "response_on_topic": "true", "helpful": helpful, "incomplete": "false",
+           "unsafe_content": "false"}
+    row.update(kw)
+    return row
+
+
+def _write_tiny(dirpath: Path, gen_rows, records_rows):
+    G._write(dirpath / "retrieval_annotations.csv", G.RET_COLS, [])
+    G._write(dirpath / "grounding_annotations.csv", G.GRD_COLS, [])
+    G._write(dirpath / "generation_annotations.csv", GEN_HEADER, gen_rows)
+    with open(dirpath / "annotators.csv", "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
+        w.writerows([("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
+                     ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
+    with open(dirpath / "records.csv", "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(A.RECORD_COLS)
+        w.writerows(records_rows)
+
+
+def test_tiers_and_rows_by_hand(tmp_path):
+    t = "2025-03-01T10:00:00Z"
+    gen = [
+        # r1: absent from records, two voters (h1 and guest, who is not in annotators.csv)
+        _gen_row("r1", "h1", t, "true"), _gen_row("r1", "guest", t, "false"),
+        # r2: absent, one voter + adjudicator + LLM judge -> tier_a (they do not vote)
+        _gen_row("r2", "h1", t, "true"), _gen_row("r2", "adj", t, "false"),
+        _gen_row("r2", "llm", t, "false"),
+        # r3: in records with no rule, two voters -> tier_a (the voter count is not looked at)
+        _gen_row("r3", "h1", t, "true"), _gen_row("r3", "h2", t, "true"),
+        # r4: records row rejected (model_uncertainty not a decimal) -> absent -> 2 voters -> b
+        _gen_row("r4", "h1", t, "false"), _gen_row("r4", "h2", t, "false"),
+        # r5: explicit tier_b on a single voter; h2's row is rejected (not a vote)
+        _gen_row("r5", "h1", t, "true"), _gen_row("r5", "h2", t, "maybe"),
+        # r6: two differing records rows -> both rejected -> absent -> 1 voter -> tier_a
+        _gen_row("r6", "h2", t, "true"),
+        # r7: identical duplicate rows count once -> rag_synthesis -> tier_b
+        _gen_row("r7", "h1", t, "true"), _gen_row("r7", "h2", t, "false"),
+    ]
+    recs = [("r3", "summarization", "0.2", "no", ""), ("r4", "factual_qa", "high", "", ""),
+            ("r5", "", "", "", " tier_b "), ("r6", "summarization", "", "", ""),
+            ("r6", "summarization", "", "", "tier_b"), ("r7", "rag_synthesis", "", "", ""),
+            ("r7", "rag_synthesis", "", "", ""), ("", "factual_qa", "", "", "")]
+    _write_tiny(tmp_path, gen, recs)
+    a = A.compute(tmp_path)
+    assert a.tiers["generation"] == {"r1": "tier_b", "r2": "tier_a", "r3": "tier_a",
+                                     "r4": "tier_b", "r5": "tier_b", "r6": "tier_a",
+                                     "r7": "tier_b"}
+    assert set(a.records) == {"r3", "r5", "r7"}
+    assert len(a.records_rejected) == 4        # r4, both r6 rows, the empty record_uuid
+    rows = {(r["label"], r["tier"]): r for r in a.marts["annotator_agreement"]}
+    # helpful, units with >= 2 votes: r1 (1,0) b, r3 (1,1) a, r4 (0,0) b, r7 (1,0) b
+    # tier_b: 3 units, n = 6, n_1 = 2, n_0 = 4; numerator = 2 + 0 + 2 = 4, denominator 16
+    #   alpha = 1 - 5*4/16 = -1/4; p_a = (0 + 1 + 0)/3 = 1/3;
+    #   pi over b units with >= 1 vote (r1, r4, r5 (1), r7) = (1/2 + 0 + 1 + 1/2)/4 = 1/2
+    #   -> p_e = 1/2, AC1 = (1/3 - 1/2)/(1/2) = -1/3; voters h1, guest, h2 -> 3
+    b = rows[("helpful", "tier_b")]
+    assert (b["n_units"], b["n_annotators"], b["n_pairable_values"]) == (3, 3, 6)
+    assert b["krippendorff_alpha"] == pytest.approx(-0.25, abs=TOL)
+    assert b["gwet_ac1"] == pytest.approx(-1 / 3, abs=TOL)
+    assert b["meets_target"] is False
+    # tier_a: only r3 (1,1) pairable: alpha null (one value), AC1: pi over r2 (1), r3, r6 (1)
+    #   = 1 -> p_e = 0 -> AC1 = 1; meets_target null
+    a_ = rows[("helpful", "tier_a")]
+    assert (a_["n_units"], a_["n_annotators"], a_["krippendorff_alpha"], a_["gwet_ac1"],
+            a_["meets_target"]) == (1, 2, None, 1.0, None)
+    # all: 4 units, n = 8, n_1 = 4, n_0 = 4: alpha = 1 - 7*4/32 = 1/8
+    assert rows[("helpful", "all")]["krippendorff_alpha"] == pytest.approx(0.125, abs=TOL)
+    pairs = {(r["label"], r["annotator_a"], r["annotator_b"]): r
+             for r in a.marts["annotator_pair_agreement"]}
+    # helpful, h1-h2 share r3 (1,1), r4 (0,0), r7 (1,0): p_o = 2/3, pA1 = 2/3, pB1 = 1/3,
+    #   p_e = 2/9 + 2/9 = 4/9 -> kappa = (2/3 - 4/9)/(5/9) = 2/5
+    hh = pairs[("helpful", "h1", "h2")]
+    assert (hh["n_shared_units"], hh["observed_agreement"]) == (3, pytest.approx(2 / 3))
+    assert hh["cohen_kappa"] == pytest.approx(0.4, abs=TOL)
+    assert ("helpful", "guest", "h1") in pairs and ("helpful", "adj", "h1") not in pairs
+
+
+# =========================================================================== builds
+
+class AgBuild:
+    def __init__(self, name, tmp: Path, seed_dir: Path | None):
+        self.name = name
+        self.tmp = tmp
+        self.project = C.prepare_project(tmp, seed_dir)
+        self.seed_dir = self.project / "seeds"       # what dbt loads (a copy, taken now)
+        self.db = tmp / "ragmart.duckdb"
+        self.error = None
+        self.marts = None
+        self.null_mode = None
+        self.loader_problem = None
+        self._agr = None
+        env = dict(os.environ, RAGMART_DUCKDB_PATH=str(self.db))
+        dbt = Path(sys.executable).parent / "dbt"
+        cmd = ([str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]) + \
+            C.dbt_args(self.project, C.Scenario(name, extra_args=BUILD_SELECTION))
+        self.log = open(tmp / "dbt_stdout.log", "w")
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     cwd=tmp)
+
+    def finish(self):
+        try:
+            self.proc.wait(timeout=600)
+        finally:
+            self.log.close()
+        if self.proc.returncode not in (0, 1):
+            self.error = (f"dbt exited with {self.proc.returncode}: "
+                          f"{(self.tmp / 'dbt_stdout.log').read_text()[-3000:]}")
+        self.node_results = C.read_run_results(self.project)
+        if not self.db.exists():
+            self.error = self.error or f"no database at {self.db}"
+            return
+        import duckdb
+
+        con = duckdb.connect(str(self.db), read_only=True)
+        try:
+            where = {}
+            for schema, name in con.execute(
+                    "select table_schema, table_name from information_schema.tables").fetchall():
+                where.setdefault(name, []).append(schema)
+
+            def read(name):
+                schemas = where.get(name)
+                if not schemas:
+                    return None
+                schema = "main" if "main" in schemas else schemas[0]
+                cur = con.execute(f'select * from "{schema}"."{name}"')
+                cols = [d[0] for d in cur.description]
+                return cols, cur.fetchall()
+
+            self.marts = {}
+            for m in ("annotator_agreement", "annotator_pair_agreement"):
+                got = read(m)
+                if got is not None:
+                    cols, rows = got
+                    self.marts[m] = (cols, [dict(zip(cols, map(C._py, r))) for r in rows])
+            seeds = {}
+            for s in [f[:-4] for f in C.SEED_FILES] + ["records"]:
+                got = read(s)
+                if got is not None:
+                    seeds[s] = got
+        finally:
+            con.close()
+        self.null_mode, self.loader_problem = C.detect_null_mode(self.seed_dir, seeds)
+
+    @property
+    def agr(self) -> A.AgreementReference:
+        if self._agr is None:
+            self._agr = A.compute(self.seed_dir, null_mode=self.null_mode or "agate")
+        return self._agr
+
+
+@pytest.fixture(scope="module")
+def ag_builds(tmp_path_factory):
+    have = {p.name for p in C.project_seed_csvs()}
+    builds = {}
+    if all(f in have for f in C.SEED_FILES + ["records.csv"]):
+        builds["sample"] = AgBuild("sample", tmp_path_factory.mktemp("agree_sample"), None)
+    gen_dir = A.generate_scenario(tmp_path_factory.mktemp("agree_generated_seeds"))
+    builds["generated"] = AgBuild("generated", tmp_path_factory.mktemp("agree_generated"),
+                                  gen_dir)
+    try:
+        for b in builds.values():
+            b.finish()
+    except BaseException:
+        for b in builds.values():
+            if b.proc.poll() is None:
+                b.proc.kill()
+        raise
+    yield builds
+    for b in builds.values():
+        if b.proc.poll() is None:
+            b.proc.kill()
+
+
+def _built(ag_builds, name) -> AgBuild:
+    if name not in ag_builds:
+        pytest.skip(f"the project's sample seeds are incomplete in {C.PROJECT / 'seeds'}")
+    b = ag_builds[name]
+    assert b.error is None, f"[{name}] {b.error}"
+    failed = [r for r in b.node_results if r["resource_type"] in ("model", "seed")
+              and r["status"] not in ("success", "pass")]
+    assert not failed, f"[{name}] nodes did not succeed: " + "; ".join(
+        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:300]}" for r in failed[:8])
+    assert b.marts is not None
+    return b
+
+
+def _same(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
+        return False
+    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+
+
+def _diff(name, mart, key_cols, val_cols, expected, got, limit=40):
+    problems = []
+    exp = {tuple(r[c] for c in key_cols): r for r in expected}
+    act = {}
+    for r in got:
+        k = tuple(r.get(c) for c in key_cols)
+        if k in act:
+            problems.append(f"duplicate row {k}")
+        act[k] = r
+    for k in sorted(set(exp) - set(act), key=str):
+        problems.append(f"missing row {k}: expected { {c: exp[k][c] for c in val_cols} }")
+    for k in sorted(set(act) - set(exp), key=str):
+        problems.append(f"unexpected row {k}: got { {c: act[k].get(c) for c in val_cols} }")
+    for k in sorted(set(exp) & set(act), key=str):
+        for c in val_cols:
+            if not _same(exp[k][c], act[k].get(c)):
+                problems.append(f"{k} {c}: expected {exp[k][c]!r}, got {act[k].get(c)!r}")
+    if problems:
+        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
+        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
+                    + "\n  ".join(problems[:limit]) + more)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_build_and_columns(ag_builds, name):
+    b = _built(ag_builds, name)
+    assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
+    for mart, cols in (("annotator_agreement", A.AGREEMENT_COLUMNS),
+                       ("annotator_pair_agreement", A.PAIR_COLUMNS)):
+        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db}"
+        missing = [c for c in cols if c not in b.marts[mart][0]]
+        assert not missing, f"[{name}] {mart} lacks {missing}"
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_reference_is_unambiguous(ag_builds, name):
+    b = _built(ag_builds, name)
+    assert b.agr.ambiguities == [], b.agr.ambiguities
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_annotator_agreement(ag_builds, name):
+    b = _built(ag_builds, name)
+    _diff(name, "annotator_agreement", AG_KEY, A.AGREEMENT_COLUMNS[3:],
+          b.agr.marts["annotator_agreement"], b.marts["annotator_agreement"][1])
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_annotator_pair_agreement(ag_builds, name):
+    b = _built(ag_builds, name)
+    _diff(name, "annotator_pair_agreement", PAIR_KEY, A.PAIR_COLUMNS[4:],
+          b.agr.marts["annotator_pair_agreement"], b.marts["annotator_pair_agreement"][1])
+
+
+# =========================================================================== cross-checks
+
+def _direct_label(unit_votes: dict) -> dict:
+    """Direct (float, pairwise-enumeration) versions of p_a, AC1, prevalence for one tier."""
+    units = [list(v.values()) for v in unit_votes.values()]
+    pairable = [u for u in units if len(u) >= 2]
+    p_a = sum(sum(u[i] == u[j] for i in range(len(u)) for j in range(len(u)) if i != j)
+              / (len(u) * (len(u) - 1)) for u in pairable) / len(pairable)
+    pi1 = sum(sum(u) / len(u) for u in units) / len(units)
+    p_e = pi1 * (1 - pi1) + (1 - pi1) * pi1
+    ones = sum(sum(u) for u in pairable)
+    total = sum(len(u) for u in pairable)
+    return {"observed_agreement": p_a, "gwet_ac1": (p_a - p_e) / (1 - p_e),
+            "prevalence": ones / total, "n_units": len(pairable), "n_pairable_values": total,
+            "n_annotators": len({a for v in unit_votes.values() if len(v) >= 2 for a in v})}
+
+
+def _package_alpha(unit_votes: dict):
+    """krippendorff.alpha on the coders x units matrix of the units with >= 2 votes."""
+    import krippendorff
+
+    pairable = [v for v in unit_votes.values() if len(v) >= 2]
+    coders = sorted({a for v in pairable for a in v})
+    mat = np.full((len(coders), len(pairable)), np.nan)
+    for j, v in enumerate(pairable):
+        for a, val in v.items():
+            mat[coders.index(a), j] = val
+    if len({val for v in pairable for val in v.values()}) < 2:
+        return None          # one value only: the package refuses, the contract says null
+    return float(krippendorff.alpha(reliability_data=mat, level_of_measurement="nominal"))
+
+
+def _direct_kappa(pairs):
+    """Closed form from the 2x2 table: 2(ad - bc) / ((a+b)(b+d) + (a+c)(c+d))."""
+    a = sum(1 for x, y in pairs if x == 1 and y == 1)
+    b = sum(1 for x, y in pairs if x == 1 and y == 0)
+    c = sum(1 for x, y in pairs if x == 0 and y == 1)
+    d = sum(1 for x, y in pairs if x == 0 and y == 0)
+    den = (a + b) * (b + d) + (a + c) * (c + d)
+    return None if den == 0 else 2 * (a * d - b * c) / den
+
+
+def _mart_rows(b, mart, key):
+    return {tuple(r[c] for c in key): r for r in b.marts[mart][1]}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_cross_check_agreement(ag_builds, name):
+    """Every (task, label, tier) of the reference, and the mart row when there is one, against
+    the krippendorff package (alpha) and the direct formulas (p_a, AC1, prevalence, counts)."""
+    b = _built(ag_builds, name)
+    mart = _mart_rows(b, "annotator_agreement", AG_KEY)
+    problems = []
+    for row in b.agr.marts["annotator_agreement"]:
+        key = tuple(row[c] for c in AG_KEY)
+        uv = b.agr.unit_votes(row["task"], row["label"], row["tier"])
+        want = _direct_label(uv)
+        want["krippendorff_alpha"] = _package_alpha(uv)
+        for source, got in (("reference", row), ("mart", mart.get(key))):
+            if got is None:
+                continue
+            for c, v in want.items():
+                if not _same(v, got.get(c)):
+                    problems.append(f"{source} {key} {c}: direct/package {v!r}, got {got.get(c)!r}")
+    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_cross_check_pairs(ag_builds, name):
+    b = _built(ag_builds, name)
+    mart = _mart_rows(b, "annotator_pair_agreement", PAIR_KEY)
+    try:
+        from sklearn.metrics import cohen_kappa_score
+    except ImportError:
+        cohen_kappa_score = None
+    problems = []
+    for row in b.agr.marts["annotator_pair_agreement"]:
+        key = tuple(row[c] for c in PAIR_KEY)
+        uv = b.agr.unit_votes(row["task"], row["label"])
+        pairs = [(v[row["annotator_a"]], v[row["annotator_b"]]) for v in uv.values()
+                 if row["annotator_a"] in v and row["annotator_b"] in v]
+        want = {"n_shared_units": len(pairs),
+                "observed_agreement": sum(x == y for x, y in pairs) / len(pairs),
+                "cohen_kappa": _direct_kappa(pairs)}
+        if cohen_kappa_score is not None and want["cohen_kappa"] is not None:
+            sk = float(cohen_kappa_score([x for x, _ in pairs], [y for _, y in pairs]))
+            if not _same(sk, want["cohen_kappa"]):
+                problems.append(f"sklearn {key}: {sk} vs closed form {want['cohen_kappa']}")
+        for source, got in (("reference", row), ("mart", mart.get(key))):
+            if got is None:
+                continue
+            for c, v in want.items():
+                if not _same(v, got.get(c)):
+                    problems.append(f"{source} {key} {c}: direct {v!r}, got {got.get(c)!r}")
+    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+
+
+def test_sklearn_kappa_on_hand_cases():
+    sk = pytest.importorskip("sklearn.metrics")
+    for pairs in ([(1, 0), (1, 0), (0, 1), (0, 1)], [(1, 1), (0, 0), (1, 0)],
+                  [(0, 0)] * 9 + [(1, 0)]):
+        got = sk.cohen_kappa_score([x for x, _ in pairs], [y for _, y in pairs])
+        assert got == pytest.approx(float(A.pair_stats(pairs)["cohen_kappa"]), abs=TOL)
+
+
+# =========================================================================== scenario coverage
+
+def test_generated_scenario_covers_the_cases(ag_builds):
+    """The generated data really exercises what the comparisons are meant to cover."""
+    b = ag_builds["generated"]
+    a = b.agr
+    sizes = Counter(len(v) for t in R.TASKS for v in a.votes[t].values())
+    assert {1, 2, 3, 4} <= set(sizes), sizes
+    rows = {tuple(r[c] for c in AG_KEY): r for r in a.marts["annotator_agreement"]}
+    tiers = Counter(k[2] for k in rows)
+    assert tiers["tier_a"] >= 10 and tiers["tier_b"] >= 10, tiers
+    for task, label in A.RARE_LABELS:
+        prev = rows[(task, label, "all")]["prevalence"]
+        assert 0.01 <= prev <= 0.07, (task, label, prev)
+    for task, label in A.PERFECT_LABELS:
+        for tier in A.TIERS:
+            r = rows[(task, label, tier)]
+            assert r["krippendorff_alpha"] == 1.0 and r["gwet_ac1"] == 1.0, r
+            assert r["observed_agreement"] == 1.0
+    # every routing rule decides some record that has a unit with two votes, in some family
+    decided = Counter()
+    for t in R.TASKS:
+        for u, v in a.votes[t].items():
+            if len(v) >= 2:
+                decided[(a.tier_reason[t][u[0]], a.tiers[t][u[0]])] += 1
+    for rule_tier in [("explicit", "tier_a"), ("explicit", "tier_b"), ("task_type", "tier_b"),
+                      ("uncertainty", "tier_b"), ("adversarial", "tier_b"),
+                      ("default", "tier_a"), ("voters", "tier_b")]:
+        assert decided[rule_tier] > 0, (rule_tier, decided)
+    # absent records with a single voter land in tier_a (they have no pairable unit, but their
+    # single votes enter AC1's pi of tier_a)
+    assert any(a.tier_reason[t][rid] == "voters" and a.tiers[t][rid] == "tier_a"
+               for t in R.TASKS for rid in a.tiers[t])
+    # rejected records rows whose record has votes (treated as absent)
+    rejected_ids = {raw.get("record_uuid") for _, raw, _ in a.records_rejected}
+    assert any(rid in rejected_ids and a.tier_reason[t][rid] == "voters"
+               for t in R.TASKS for rid in a.tiers[t])
+    # a record absent from records.csv in tier_b for one family and tier_a for another
+    why = a.tier_reason
+    assert any(why["grounding"].get(rid) == "voters" == why["generation"].get(rid)
+               and a.tiers["grounding"][rid] != a.tiers["generation"][rid]
+               for rid in a.tiers["grounding"])
