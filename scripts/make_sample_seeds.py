@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Generate the sample seeds of ragmart (Publikationsbot annotation exports).
 
-Writes four CSV files (UTF-8, ``\\n`` line endings, csv.QUOTE_MINIMAL):
+Writes five CSV files (UTF-8, ``\\n`` line endings, csv.QUOTE_MINIMAL):
 
     <out>/retrieval_annotations.csv   one row per (record, chunk, annotator)
     <out>/grounding_annotations.csv   one row per (record, annotator)
     <out>/generation_annotations.csv  one row per (record, annotator)
     <out>/annotators.csv              one row per annotator
+    <out>/records.csv                 one row per record (ADR-001 routing inputs)
 
 The data imitates exports of the "Publikationsbot", a German/English RAG
 chatbot that answers questions about the catalogue of public-sector
@@ -24,9 +25,14 @@ Usage::
 
 Before writing, the script re-derives the status of every row with its own
 reference implementation of the row rules of ``CONTRACT.md`` (row checks,
-superseding, duplicates, rank check) and stops if a row does not end with
-the status declared below; after writing it reads the files back with the
-csv module and compares them field by field.
+superseding, duplicates, rank check; for records.csv the rules below) and
+stops if a row does not end with the status declared below.  It also routes
+every record to its tier (CONTRACT.md "Tier of a record", default vars) and
+stops unless the sample serves the ADR-001 cases it is built for (each
+record routed to the tier it was labelled for, 15-25 % disagreeing gold
+units per family, spot-check drift in W13 and W14 only, under both
+constraint policies).  After writing it reads the files back with the csv
+module and compares them field by field.
 
 Design of the sample
 --------------------
@@ -35,11 +41,55 @@ Design of the sample
   Records without any topically relevant chunk: ``hundesteuer``,
   ``weather``, ``clarify``; only relevant chunk at rank 7: ``bfsg``.
 * Annotators: a.schaefer, j.mueller, k.oezdemir, l.weiss (HUMAN annotator),
-  m.koenig (HUMAN adjudicator), llm.judge-gpt4o (LLM annotator) and
-  t.grosse, who is NOT in annotators.csv (so counts as HUMAN annotator).
-* 37 records single-annotated, 27 dual-annotated, 4 triple-annotated.
-  On dual-annotated records some units disagree; part of them are
-  adjudicated by m.koenig (later created_at), the rest stay tied (pending).
+  m.koenig (HUMAN adjudicator), llm.judge-gpt4o (LLM annotator, on 19
+  records; it never votes) and t.grosse, who is NOT in annotators.csv (so
+  counts as HUMAN annotator, also as a voter for the tier fallback).
+* Labelling follows the tiered protocol of ADR-001 (tiers as routed from
+  records.csv, see the tables and "Tier fixtures" below):
+  - tier_b (gold), 27 records: two HUMAN annotators (role annotator) on
+    every family; 4 of them triple-annotated as before (integration,
+    minijob_en, databreach, bafoeg_en).  Units with two or more votes that
+    disagree on some label: 19 % retrieval, 23 % grounding, 24 %
+    generation; most are adjudicated by m.koenig later in the week, a few
+    stay tied (records pending: 3 retrieval, 2 grounding, 2 generation;
+    triple-annotated records resolve by majority).
+  - tier_a (triage), 41 records: single-annotated, except one spot-checked
+    record per ISO week (6 records, 15 %) that a second annotator labels
+    later in the same week.  The spot-checks of W13 and W14 disagree (on
+    more than 12 % of their units in every family; adjudicated), those of
+    the other four weeks agree completely.
+  - k.oezdemir systematically calls merely relevant chunks misleading
+    (misleading=1 where the others say 0; not on spot-checks), so the pair
+    agreement on misleading of her pairs is lower than the others'.
+  - unsafe_content is rare: only benefit_fraud and steuerhinterziehung are
+    unsafe (3 of 103 accepted votes, about 3 %); on steuerhinterziehung one
+    annotator misses it (adjudicated).
+  - The fixtures take one annotator out of some units: minwage_en (not in
+    records.csv) is tier_b in retrieval but, with one voter left, tier_a in
+    grounding and generation; hydrogen keeps tier_b (task_type) although
+    generation is left with a single vote.
+* created_at spans six ISO weeks, 2025-W10 to 2025-W15 (Mon 2025-03-03 to
+  Sun 2025-04-13), in the mixed formats and offsets of the exports: the
+  annotators of a record label Mon-Thu of its week, the adjudicator on
+  Fri/Sat, the LLM judge runs Sunday night.  All voters of a record label
+  in the same week (except minwage_en, whose fixtures span W10 and W11).
+* records.csv: one row per record, except 8 records left out entirely
+  (routed by the fallback: tier_b with two or more voters in the family,
+  else tier_a) and 3 records whose only rows are rejected (T02-T04, treated
+  as absent, so also routed by the fallback); plus T01 without record_uuid.
+  task_type among factual_qa, rag_synthesis (gold), summarization,
+  code_generation, chitchat; model_uncertainty empty, a decimal, exactly
+  0.65 (gold), 0.64 (not), ' 0.81 ' (spaces, trimmed, gold), 'high' (T02);
+  is_adversarial true/false/1/0/yes/empty (empty is false); tier mostly
+  empty, explicit tier_a twice (once on factual_qa with uncertainty 0.72:
+  the explicit tier wins), tier_b twice (once ' tier_b ', trimmed), 'gold'
+  (T03).  Row rules assumed for records.csv: ``missing:record_uuid``,
+  ``invalid_decimal:model_uncertainty`` (a non-empty trimmed value that is
+  not a decimal), ``invalid_boolean:is_adversarial``, ``invalid_tier``
+  (a trimmed value other than tier_a / tier_b); rows of one record_uuid
+  with different values are all rejected as ``conflicting_duplicate``
+  (equal ones: one kept, the others superseded).  A rejected row counts as
+  absent from the file.
 * The rows listed below are deliberately bad (or superseded).  All other
   rows satisfy the ADR 0006 constraints and are expected to be accepted.
 
@@ -55,9 +105,25 @@ The first table gives the expected counts per file (rows = accepted +
 rejected + superseded); ``acc/rej (repair)`` are accepted/rejected under
 ``constraint_policy: repair`` (R15, G03 and G04 become accepted with
 ``was_repaired``; their repaired labels equal the other annotator's, so no
-new disagreement appears).  ``records``/``pending`` are informational:
-records with an accepted HUMAN row, and those of them with a tied unit
-(``n_pending_adjudication``), under ``reject``.
+new disagreement appears; they add a second, agreeing vote to the tier_a
+records elterngeld and bluecard in W10).  ``records``/``pending`` are
+informational: records with an accepted HUMAN row, and those of them with a
+tied unit (``n_pending_adjudication``), under ``reject``; for records.csv,
+the records with an accepted row.
+
+The second table gives, per family, the tiers of the records with an
+accepted HUMAN row (default vars) and the rule that decided: explicit tier,
+gold task_type, model_uncertainty >= 0.65, is_adversarial, no rule matched
+(tier_a), and for records absent from records.csv the fallback with two or
+more voters (tier_b) or fewer (tier_a); then the units with two or more
+votes in tier_b and tier_a and how many of them disagree on any label.
+
+The third table gives the tier_a spot-checks per ISO week: units of tier_a
+records with two votes, in the week of the later vote (both votes of a
+record fall in the same week), the records behind them, and how many of
+each disagree on any label (a record when any of its units does); ``share``
+is disagreeing units / units, ``drift`` marks a share above the var
+``drift_disagreement_threshold`` (0.12).
 
 Things worth checking in the pipeline:
 
@@ -70,13 +136,47 @@ Things worth checking in the pipeline:
   hydrogen (only a.schaefer).
 * Which of the two exact duplicates (S3, N09) is "kept" cannot be told
   apart; only the counts matter (one accepted, one superseded).
+* Tiers are per family (minwage_en); t.grosse counts as a voter in the
+  fallback (supplychain), the LLM judge and the adjudicator do not
+  (buergergeld_en); a rejected records.csv row is absent (T02-T04: a wrong
+  implementation gives tier_a for pfaendung and einbuergerung, tier_b for
+  loneliness); dualcitizenship is a spot-check only because its explicit
+  tier_a wins over factual_qa.
 
 EXPECTED-ROWS-BEGIN
 file                          rows  accepted  rejected  superseded  acc/rej (repair)  records  pending
-retrieval_annotations.csv      866       835        26           5            836/25       68        3
-grounding_annotations.csv      135       124         9           2             126/7       68        2
-generation_annotations.csv     135       123         9           3             123/9       68        2
+retrieval_annotations.csv      882       851        26           5            852/25       68        3
+grounding_annotations.csv      139       128         9           2             130/7       68        2
+generation_annotations.csv     139       127         9           3             127/9       68        2
+records.csv                     62        57         5           0              57/5       57
 annotators.csv                   6
+
+Tiers (records with an accepted HUMAN row per family; rule that decided; units with two or more votes / disagreeing):
+family       tier_a tier_b  explicit task_type    uncert    advers   default   fb_dual fb_single  b_units b_disagree  a_units a_disagree
+retrieval        41     27         4        12         4         3        34         6         5      178         34       38          4
+grounding        42     26         4        12         4         3        34         5         6       26          6        6          2
+generation       42     26         4        12         4         3        34         5         6       25          6        6          2
+
+Tier_a spot-checks per ISO week (week of the later vote; drift when the share of disagreeing units > 0.12):
+family      week       records  disagree  units  disagree   share  drift
+retrieval   2025-W10         1         0      3         0   0.000
+retrieval   2025-W11         1         0      6         0   0.000
+retrieval   2025-W12         1         0      8         0   0.000
+retrieval   2025-W13         1         1      6         2   0.333  yes
+retrieval   2025-W14         1         1      5         2   0.400  yes
+retrieval   2025-W15         1         0     10         0   0.000
+grounding   2025-W10         1         0      1         0   0.000
+grounding   2025-W11         1         0      1         0   0.000
+grounding   2025-W12         1         0      1         0   0.000
+grounding   2025-W13         1         1      1         1   1.000  yes
+grounding   2025-W14         1         1      1         1   1.000  yes
+grounding   2025-W15         1         0      1         0   0.000
+generation  2025-W10         1         0      1         0   0.000
+generation  2025-W11         1         0      1         0   0.000
+generation  2025-W12         1         0      1         0   0.000
+generation  2025-W13         1         1      1         1   1.000  yes
+generation  2025-W14         1         1      1         1   1.000  yes
+generation  2025-W15         1         0      1         0   0.000
 
 Fixture records (record_uuid, key, annotators, purpose):
 
@@ -285,6 +385,89 @@ generation_annotations.csv:
   N09b  superseded
         record ba1ea92a-7ccb-4ad5-a909-69983cdbd897 (minwage_en), annotator k.oezdemir
         created_at '2025-03-04 13:55:44.721178'; exact duplicate pair: the other superseded
+
+records.csv (a rejected row counts as absent from the file):
+  T01   rejected missing:record_uuid
+        record '' (grundrente)
+        task_type 'rag_synthesis', model_uncertainty '0.55', is_adversarial 'false', tier ''
+        record_uuid empty (meant for this record, which is otherwise not in records.csv)
+  T02   rejected invalid_decimal:model_uncertainty
+        record 050ce416-2e78-4729-b613-b717c080c382 (pfaendung)
+        task_type 'summarization', model_uncertainty 'high', is_adversarial 'false', tier ''
+        model_uncertainty 'high'; dual-annotated, so the fallback gives tier_b
+  T03   rejected invalid_tier
+        record f2232ca0-1108-40c7-9a78-5aee49326b1f (einbuergerung)
+        task_type 'chitchat', model_uncertainty '0.20', is_adversarial '', tier 'gold'
+        tier 'gold'; dual-annotated, so the fallback gives tier_b
+  T04a  rejected conflicting_duplicate
+        record 63bc2e42-7deb-4c19-a9f4-379e86167a0f (loneliness)
+        task_type 'summarization', model_uncertainty '0.40', is_adversarial '', tier ''
+        task_type 'summarization'; single-annotated, so the fallback gives tier_a
+  T04b  rejected conflicting_duplicate
+        record 63bc2e42-7deb-4c19-a9f4-379e86167a0f (loneliness)
+        task_type 'factual_qa', model_uncertainty '0.40', is_adversarial '', tier ''
+        same record again at the end of the file with task_type 'factual_qa'
+
+Tier fixtures (record_uuid, key, voters, week, tier in retrieval/grounding/generation):
+
+  not in records.csv: two or more voters give tier_b, else tier_a:
+    2fa161c9-eeb7-49a5-836d-4b1ad8c82fd8  buergergeld_en       k.oezdemir             W13  tier_a/tier_a/tier_a
+        (the LLM judge's rows do not count as votes)
+    29853b7c-a1e3-4121-b7b3-79b18116485f  grundrente           a.schaefer             W12  tier_a/tier_a/tier_a
+    b7a9e149-c394-4f2a-8344-6c246561fcd2  databreach           a.schaefer+l.weiss+j.mueller W15  tier_b/tier_b/tier_b
+        (the LLM judge's rows do not count as votes)
+    bbc5a0ee-6763-427f-953d-298e6cea82b8  supplychain          a.schaefer+t.grosse    W14  tier_b/tier_b/tier_b
+    e52765ce-1599-4922-b21a-9e52d99ff42d  whistleblower        l.weiss+k.oezdemir     W12  tier_b/tier_b/tier_b
+    5a94aa81-3032-4631-96f0-068bdfdf7b29  hundesteuer          t.grosse               W11  tier_a/tier_a/tier_a
+    6abf9efc-6045-4587-a92c-937c8b1876f4  pension45            l.weiss                W12  tier_a/tier_a/tier_a
+    ba1ea92a-7ccb-4ad5-a909-69983cdbd897  minwage_en           a.schaefer+k.oezdemir  W11  tier_b/tier_a/tier_a
+  records.csv row rejected (T02-T04), so routed like a record not in the file:
+    63bc2e42-7deb-4c19-a9f4-379e86167a0f  loneliness           k.oezdemir             W12  tier_a/tier_a/tier_a
+        task_type 'summarization', model_uncertainty '0.40', is_adversarial '', tier ''
+    f2232ca0-1108-40c7-9a78-5aee49326b1f  einbuergerung        a.schaefer+j.mueller   W13  tier_b/tier_b/tier_b
+        task_type 'chitchat', model_uncertainty '0.20', is_adversarial '', tier 'gold'
+    050ce416-2e78-4729-b613-b717c080c382  pfaendung            k.oezdemir+a.schaefer  W12  tier_b/tier_b/tier_b
+        task_type 'summarization', model_uncertainty 'high', is_adversarial 'false', tier ''
+  explicit tier (wins over the rules; values are trimmed):
+    debba0cb-0ece-4aec-a5b5-0df9a8f41a77  rente63              j.mueller              W15  tier_a/tier_a/tier_a
+        task_type 'summarization', model_uncertainty '0.48', is_adversarial '', tier 'tier_a'
+    bc71adf0-7be9-48ba-90cc-fc72dfd8a44c  hitze                j.mueller+l.weiss      W11  tier_b/tier_b/tier_b
+        task_type 'code_generation', model_uncertainty '0.29', is_adversarial 'false', tier ' tier_b '
+    69bf14f9-4c8a-45f5-80b9-c160a8900c91  dualcitizenship      l.weiss+a.schaefer     W12  tier_a/tier_a/tier_a
+        task_type 'factual_qa', model_uncertainty '0.72', is_adversarial 'false', tier 'tier_a'
+    e8be4bc5-ee84-4142-b798-b8a4d18cc948  lebensmittel         l.weiss+k.oezdemir     W10  tier_b/tier_b/tier_b
+        task_type 'summarization', model_uncertainty '0.12', is_adversarial '', tier 'tier_b'
+  routed by model_uncertainty alone (>= 0.65 is gold; values are trimmed):
+    169fde84-fb24-47fb-bb1e-8c61facef82b  erbrecht             a.schaefer+k.oezdemir  W10  tier_b/tier_b/tier_b
+        task_type 'chitchat', model_uncertainty '0.65', is_adversarial '', tier ''
+    9a1b9f9f-c8a2-4d2a-80ac-e99cb1e51689  datacentre           a.schaefer+k.oezdemir  W14  tier_b/tier_b/tier_b
+        task_type 'chitchat', model_uncertainty '0.65', is_adversarial 'false', tier ''
+    623d06d0-bed2-4d0e-a0c8-6880562b59ad  kindergeld_de        l.weiss+a.schaefer     W12  tier_b/tier_b/tier_b
+        task_type 'code_generation', model_uncertainty '0.92', is_adversarial '', tier ''
+    388b93a5-12e6-41b1-9224-6345d73f366b  fibre                a.schaefer             W10  tier_a/tier_a/tier_a
+        task_type 'chitchat', model_uncertainty '0.64', is_adversarial 'false', tier ''
+    58eb1efe-4270-4ab1-ad00-0fe5ce5337f9  chancenkarte         l.weiss+a.schaefer     W13  tier_b/tier_b/tier_b
+        task_type 'chitchat', model_uncertainty ' 0.81 ', is_adversarial '0', tier ''
+  routed by is_adversarial alone:
+    b2ebba8b-423d-427e-bbe1-4e168f4a012c  vaccination          l.weiss+k.oezdemir     W15  tier_b/tier_b/tier_b
+        task_type 'summarization', model_uncertainty '', is_adversarial 'true', tier ''
+    d5dcd7c0-df31-4572-a252-07ec70efeb77  benefit_fraud        l.weiss+a.schaefer     W10  tier_b/tier_b/tier_b
+        task_type 'chitchat', model_uncertainty '0.19', is_adversarial 'yes', tier ''
+    9715c25f-a803-476e-88f8-db95f3bd5751  steuerhinterziehung  j.mueller+a.schaefer   W13  tier_b/tier_b/tier_b
+        task_type 'chitchat', model_uncertainty '0.22', is_adversarial '1', tier ''
+  tier_a spot-checks, one per ISO week; those of W13 and W14 disagree:
+    61a127ac-f69b-492d-9664-bb61850f4b32  patientenverfuegung  k.oezdemir+j.mueller   W10  tier_a/tier_a/tier_a
+        task_type 'chitchat', model_uncertainty '0.48', is_adversarial 'false', tier ''
+    ffbdb79e-be4f-46fa-ba35-8ac28677f4b6  water                k.oezdemir+l.weiss     W11  tier_a/tier_a/tier_a
+        task_type 'summarization', model_uncertainty '0.13', is_adversarial 'false', tier ''
+    69bf14f9-4c8a-45f5-80b9-c160a8900c91  dualcitizenship      l.weiss+a.schaefer     W12  tier_a/tier_a/tier_a
+        task_type 'factual_qa', model_uncertainty '0.72', is_adversarial 'false', tier 'tier_a'
+    54163d91-3ef6-4c42-8649-17e329290c20  anmeldung            l.weiss+j.mueller      W13  tier_a/tier_a/tier_a
+        task_type 'code_generation', model_uncertainty '0.34', is_adversarial '', tier ''
+    3177450a-39c3-4b71-86db-9cde53ee9f86  geg_en               l.weiss+j.mueller      W14  tier_a/tier_a/tier_a
+        task_type 'chitchat', model_uncertainty '0.48', is_adversarial 'false', tier ''
+    3ca40134-3569-4c66-aa38-0ad9ab46563d  dticket              k.oezdemir+l.weiss     W15  tier_a/tier_a/tier_a
+        task_type 'code_generation', model_uncertainty '', is_adversarial 'false', tier ''
 EXPECTED-ROWS-END
 """
 from __future__ import annotations
@@ -322,12 +505,14 @@ COLUMNS = {
         "proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content", "notes",
     ],
     "annotators": ["annotator_id", "annotator_kind", "role", "display_name"],
+    "records": ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"],
 }
 FILES = {
     "retrieval": "retrieval_annotations.csv",
     "grounding": "grounding_annotations.csv",
     "generation": "generation_annotations.csv",
     "annotators": "annotators.csv",
+    "records": "records.csv",
 }
 LABELS = {
     "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
@@ -961,10 +1146,45 @@ NO_RETRIEVAL_NOISE = {"bfsg", "hundesteuer", "weather", "clarify"}
 LANGUAGE_NEVER_SET = {"mindestlohn", "kurzarbeit", "loneliness", "clarify"}
 # fixed session (start, timestamp style) for fixture sessions
 SESSION_OVERRIDE = {
-    ("minwage_en", H1): (datetime(2025, 3, 12, 9, 59, 40, tzinfo=UTC), "z"),
+    ("pendler", H1): (datetime(2025, 3, 7, 11, 58, 56, tzinfo=UTC), "z"),
+    ("bluecard", H3): (datetime(2025, 3, 4, 15, 13, 14, tzinfo=UTC), "space_frac"),
     ("elterngeld", H2): (datetime(2025, 3, 6, 13, 30, 10, tzinfo=UTC), "z"),
+    ("minwage_en", H1): (datetime(2025, 3, 12, 9, 59, 40, tzinfo=UTC), "z"),
+    ("minwage_en", H3): (datetime(2025, 3, 4, 13, 49, 41, tzinfo=UTC), "space_frac"),
+    ("pflegegrade", H2): (datetime(2025, 3, 12, 14, 52, 14, tzinfo=UTC), "cet"),
+    ("pflegegrade", H3): (datetime(2025, 3, 14, 14, 10, 36, tzinfo=UTC), "space_frac"),
+    ("dticket_en", H4): (datetime(2025, 3, 13, 9, 29, 53, tzinfo=UTC), "cet"),
+    ("biosiegel", H4): (datetime(2025, 3, 11, 11, 46, 14, tzinfo=UTC), "space"),
+    ("hydrogen", H1): (datetime(2025, 3, 4, 7, 47, 8, tzinfo=UTC), "z"),
     ("hydrogen", H2): (datetime(2025, 3, 6, 9, 20, 0, tzinfo=UTC), "z"),
 }
+
+# --------------------------------------------------------------------------
+# ADR-001 tiered labeling protocol: tiers, weeks, records.csv
+# --------------------------------------------------------------------------
+GOLD_TASK_TYPES = ("factual_qa", "rag_synthesis")  # var gold_task_types
+TRIAGE_TASK_TYPES = ("summarization", "code_generation", "chitchat")
+GOLD_UNCERTAINTY = 0.65  # var gold_uncertainty_threshold
+DRIFT_THRESHOLD = 0.12  # var drift_disagreement_threshold
+FIRST_MONDAY = datetime(2025, 3, 3, tzinfo=UTC)  # ISO week 2025-W10
+WEEKS = [10, 11, 12, 13, 14, 15]  # Mon 2025-03-03 .. Sun 2025-04-13
+DRIFT_WEEKS = (13, 14)  # tier_a spot-check disagreement > 12 % in these two weeks only
+# free records per week besides the one spot-checked tier_a record of each week
+WEEK_QUOTA = {10: 6, 11: 6, 12: 11, 13: 11, 14: 10, 15: 10}
+# triple-annotated records of the earlier sample (kept, gold tier)
+TRIPLE = {"integration": [H2, H3, H4], "minijob_en": [H2, H1, H3],
+          "databreach": [H1, H4, H2], "bafoeg_en": [H4, H3, H2]}
+GOLD_EXT = {"supplychain": [H1, EXT], "elterngeld_en": [H3, EXT]}  # gold, t.grosse second voter
+SINGLE_EXT = ("clarify", "minijob", "hundesteuer")  # triage, t.grosse alone
+ADVERSARIAL = {"benefit_fraud": "yes", "steuerhinterziehung": "1", "vaccination": "true"}
+# fixture records: (tier by design, ISO week)
+FIXTURE_PROTOCOL = {
+    "pendler": ("tier_a", 10), "bluecard": ("tier_a", 10), "elterngeld": ("tier_a", 10),
+    "hydrogen": ("tier_b", 10), "minwage_en": ("tier_b", 11), "pflegegrade": ("tier_b", 11),
+    "dticket_en": ("tier_a", 11), "biosiegel": ("tier_a", 11),
+}
+# records left out of records.csv besides the ones drawn in plan()
+FIXED_NOT_IN_RECORDS = ("minwage_en", "databreach", "supplychain", "hundesteuer")
 
 RET_NOTES = {
     "de": {
@@ -1112,6 +1332,11 @@ class Record:
     nflip: dict = field(default_factory=dict)
     adjudicate: dict = field(default_factory=dict)  # family -> list of positions / [None]
     sessions: dict = field(default_factory=dict)
+    tier: str = ""  # ADR-001 tier by design: tier_a (triage) or tier_b (gold)
+    spot_check: bool = False  # tier_a record with a second (spot-check) annotator
+    week: int = 0  # ISO week (2025) of the annotators' sessions
+    route: str = ""  # how records.csv routes it (see plan())
+    meta: dict | None = None  # its records.csv row, None when it has no accepted row there
 
     @property
     def key(self) -> str:
@@ -1215,70 +1440,201 @@ def build_records() -> list[Record]:
     return records
 
 
+def week_start(week: int) -> datetime:
+    """Monday 00:00 UTC of an ISO week of 2025 (the sample spans W10..W15)."""
+    return FIRST_MONDAY + timedelta(weeks=week - WEEKS[0])
+
+
 def plan(records: list[Record]) -> None:
-    """Who annotates what, where annotators disagree, what is adjudicated."""
-    rng = rng_for("design")
-    free = [r for r in records if r.key not in FORCED]
-    shuffled = list(free)
-    rng.shuffle(shuffled)
-    triple, dual, single = shuffled[:4], shuffled[4:28], shuffled[28:]
-    for r in single:
-        r.humans = [rng.choice(HUMANS)]
-    for r in dual:
-        r.humans = rng.sample(HUMANS, 2)
-    for r in triple:
-        r.humans = rng.sample(HUMANS, 3)
-    for r in rng.sample(single, 3):
-        r.humans = [EXT]
-    for r in rng.sample(dual, 2):
-        r.humans = [r.humans[0], EXT]
+    """Who annotates what and when, where annotators disagree, what is adjudicated, and the
+    records.csv row of every record (ADR-001: gold tier dual-annotated and adjudicated, triage
+    tier single-annotated with one spot-checked record per week)."""
+    rng = rng_for("protocol")
+    by_key = {r.key: r for r in records}
     for r in records:
         if r.key in FORCED:
             r.humans, r.llm = list(FORCED[r.key][0]), FORCED[r.key][1]
+            r.tier, r.week = FIXTURE_PROTOCOL[r.key]
+    free = [r for r in records if r.key not in FORCED]
+    fixed = set(TRIPLE) | set(GOLD_EXT) | set(ADVERSARIAL) | set(SINGLE_EXT)
+    pool = [r for r in free if r.key not in fixed]
+    rng.shuffle(pool)
+    gold_dual = [by_key[k] for k in (*GOLD_EXT, *ADVERSARIAL)] + pool[:15]
+    triage = pool[15:]
+    for key, humans in TRIPLE.items():
+        by_key[key].humans, by_key[key].tier = list(humans), "tier_b"
+    for r in gold_dual:
+        r.humans, r.tier = list(GOLD_EXT.get(r.key) or rng.sample(HUMANS, 2)), "tier_b"
+    spot_pool = [r for r in triage if r.key not in NO_RETRIEVAL_NOISE and len(r.chunks) >= 3]
+    spot = rng.sample(spot_pool, len(WEEKS))
+    for r in triage:
+        r.tier = "tier_a"
+        r.spot_check = any(r is x for x in spot)
+        r.humans = rng.sample(HUMANS, 2) if r.spot_check else [rng.choice(HUMANS)]
+    for key in SINGLE_EXT:
+        by_key[key].humans, by_key[key].tier = [EXT], "tier_a"
     for r in rng.sample(free, 18):
         r.llm = True
 
-    # retrieval disagreements: 9 dual records, ~half of their chunks
-    eligible = [r for r in dual if r.key not in NO_RETRIEVAL_NOISE]
-    rdis = rng.sample(eligible, 9)
-    for i, r in enumerate(rdis):
-        n = len(r.chunks)
-        positions = sorted(rng.sample(range(n), max(1, round(n * 0.5))))
-        for pos in positions:
-            who = rng.choice(r.humans)
-            r.rflip[(pos, who)] = flip_retrieval(r.truth[pos], rng)
-        if i < 6:
-            r.adjudicate["retrieval"] = positions
-    for r in rng.sample([t for t in triple if t.key not in NO_RETRIEVAL_NOISE], 2):
-        for pos in sorted(rng.sample(range(len(r.chunks)), max(1, round(len(r.chunks) * 0.4)))):
-            who = rng.choice(r.humans)
-            r.rflip[(pos, who)] = flip_retrieval(r.truth[pos], rng)
+    # weeks: one spot-checked tier_a record per week, the others dealt by quota
+    for week, r in zip(WEEKS, spot):
+        r.week = week
+    rest = [r for r in free if not r.spot_check]
+    rng.shuffle(rest)
+    i = 0
+    for week in WEEKS:
+        for r in rest[i:i + WEEK_QUOTA[week]]:
+            r.week = week
+        i += WEEK_QUOTA[week]
+    assert i == len(rest) and all(r.week for r in records)
 
-    # grounding / generation disagreements: 5 dual records each, 3 adjudicated
+    # records.csv: who is left out, bad rows, explicit tiers, which rule routes to gold
+    krng = rng_for("records")
+    gold_rest = [r for r in gold_dual if r.key not in GOLD_EXT and r.key not in ADVERSARIAL]
+    singles = [r for r in triage if not r.spot_check]
+    left_gold = krng.choice(gold_rest)
+    left_llm = krng.choice([r for r in singles if r.llm])
+    left_singles = krng.sample([r for r in singles if r is not left_llm], 2)
+    for r in [by_key[k] for k in FIXED_NOT_IN_RECORDS] + [left_gold, left_llm] + left_singles:
+        r.route = "not_in_records"
+    gold_rest = [r for r in gold_rest if not r.route]
+    krng.shuffle(gold_rest)
+    for r, route in zip(gold_rest, ["bad_high", "bad_gold", "explicit_b", "explicit_b_spaced",
+                                    "uncertainty_065", "uncertainty_065", "uncertainty_spaced",
+                                    "uncertainty_high"]):
+        r.route = route
+    singles = [r for r in singles if not r.route]
+    for r, route in zip(krng.sample(singles, 3), ["bad_duplicate", "explicit_a", "uncertainty_064"]):
+        r.route = route
+    by_week = {r.week: r for r in spot}
+    by_week[12].route = "explicit_a_over_rule"
+    for key in ADVERSARIAL:
+        by_key[key].route = "adversarial"
+
+    def low_uncertainty() -> str:
+        return "" if krng.random() < 0.25 else f"{krng.uniform(0.03, 0.6):.2f}"
+
+    def not_adversarial() -> str:
+        return krng.choice(["false", "0", "", "false"])
+
+    for r in records:
+        route = r.route
+        if route == "not_in_records":
+            continue
+        if r.tier == "tier_a" and route in ("", "explicit_a", "uncertainty_064", "bad_duplicate"):
+            meta = {"task_type": krng.choice(TRIAGE_TASK_TYPES), "model_uncertainty": low_uncertainty(),
+                    "is_adversarial": not_adversarial(), "tier": ""}
+            if route == "explicit_a":
+                meta["tier"] = "tier_a"
+            elif route == "uncertainty_064":
+                meta["model_uncertainty"] = "0.64"
+            elif route == "bad_duplicate":
+                meta["model_uncertainty"] = meta["model_uncertainty"] or "0.40"
+                meta["task_type"] = "summarization"
+        elif route == "explicit_a_over_rule":
+            meta = {"task_type": "factual_qa", "model_uncertainty": "0.72", "is_adversarial": "false",
+                    "tier": "tier_a"}
+        elif route == "adversarial":
+            meta = {"task_type": krng.choice(TRIAGE_TASK_TYPES), "model_uncertainty": low_uncertainty(),
+                    "is_adversarial": ADVERSARIAL[r.key], "tier": ""}
+        elif route in ("explicit_b", "explicit_b_spaced"):
+            meta = {"task_type": krng.choice(TRIAGE_TASK_TYPES), "model_uncertainty": low_uncertainty(),
+                    "is_adversarial": not_adversarial(),
+                    "tier": "tier_b" if route == "explicit_b" else " tier_b "}
+        elif route.startswith("uncertainty_"):
+            value = {"uncertainty_065": "0.65", "uncertainty_spaced": " 0.81 ",
+                     "uncertainty_high": f"{krng.uniform(0.66, 1.0):.2f}"}[route]
+            meta = {"task_type": krng.choice(TRIAGE_TASK_TYPES), "model_uncertainty": value,
+                    "is_adversarial": not_adversarial(), "tier": ""}
+        elif route == "bad_high":
+            meta = {"task_type": "summarization", "model_uncertainty": "high",
+                    "is_adversarial": "false", "tier": ""}
+        elif route == "bad_gold":
+            meta = {"task_type": "chitchat", "model_uncertainty": "0.20", "is_adversarial": "",
+                    "tier": "gold"}
+        else:  # gold by task type (triple, fixtures, the rest of the gold duals)
+            assert r.tier == "tier_b", r.key
+            r.route = "gold_task_type"
+            unc = "" if krng.random() < 0.25 else f"{krng.uniform(0.05, 0.95):.2f}"
+            meta = {"task_type": krng.choice(GOLD_TASK_TYPES), "model_uncertainty": unc,
+                    "is_adversarial": not_adversarial(), "tier": ""}
+        r.meta = meta
+    # one gold-by-task-type record also exactly at the threshold
+    krng.choice([r for r in records if r.route == "gold_task_type"]).meta["model_uncertainty"] = "0.65"
+
+    # disagreements on the gold tier (dual-annotated records)
+    drng = rng_for("disagreements")
+    gold2 = [r for r in free if r.tier == "tier_b" and len(r.humans) == 2]
+    triples = [by_key[k] for k in TRIPLE]
+    for r in drng.sample([r for r in gold2 if r.key not in NO_RETRIEVAL_NOISE], 8):
+        n = len(r.chunks)
+        for pos in sorted(drng.sample(range(n), max(1, round(n * 0.4)))):
+            who = drng.choice(r.humans)
+            r.rflip[(pos, who)] = flip_retrieval(r.truth[pos], drng)
+    for r in drng.sample([t for t in triples if t.key not in NO_RETRIEVAL_NOISE], 2):
+        for pos in sorted(drng.sample(range(len(r.chunks)), max(1, round(len(r.chunks) * 0.4)))):
+            who = drng.choice(r.humans)
+            r.rflip[(pos, who)] = flip_retrieval(r.truth[pos], drng)
+    # k.oezdemir systematically calls merely relevant chunks misleading (not on spot-checks)
+    for r in free:
+        if H3 in r.humans and not r.spot_check:
+            for pos, truth in enumerate(r.truth):
+                if (truth == (1, 0, 0) and not any(p == pos for p, _ in r.rflip)
+                        and drng.random() < 0.75):
+                    r.rflip[(pos, H3)] = (1, 0, 1)
+    rdis = [r for r in gold2 if r.rflip]
+    tied = {r.key for r in drng.sample(rdis, 3)}
+    for r in rdis:
+        if r.key not in tied:
+            r.adjudicate["retrieval"] = sorted({pos for pos, _ in r.rflip})
     for fam, attr, flip, labels in (("grounding", "gflip", flip_grounding, "grounding"),
                                     ("generation", "nflip", flip_generation, "generation")):
-        for i, r in enumerate(rng.sample(dual, 5)):
-            who = rng.choice(r.humans)
-            getattr(r, attr)[who] = flip(bits(getattr(r.topic, labels)), rng)
+        if fam == "generation":  # one annotator misses the unsafe answer of steuerhinterziehung
+            chosen = [by_key["steuerhinterziehung"]] + drng.sample(
+                [r for r in gold2 if r.key not in ADVERSARIAL], 4)
+        else:
+            chosen = drng.sample(gold2, 5)
+        for i, r in enumerate(chosen):
+            who = drng.choice(r.humans)
+            truth = bits(getattr(r.topic, labels))
+            if r.key == "steuerhinterziehung" and fam == "generation":
+                getattr(r, attr)[who] = truth[:4] + (0,)
+            else:
+                getattr(r, attr)[who] = flip(truth, drng)
             if i < 3:
                 r.adjudicate[fam] = [None]
-        r = rng.choice(triple)
-        who = rng.choice(r.humans)
-        getattr(r, attr)[who] = flip(bits(getattr(r.topic, labels)), rng)
+        r = drng.choice(triples)
+        getattr(r, attr)[drng.choice(r.humans)] = flip(bits(getattr(r.topic, labels)), drng)
 
-    # sessions
-    workdays = [3, 4, 5, 6, 7, 10, 11, 12, 13, 14]
+    # drift: the spot-checks of two consecutive weeks disagree, and are adjudicated
+    for r in spot:
+        if r.week not in DRIFT_WEEKS:
+            continue
+        who, n = r.humans[1], len(r.chunks)
+        positions = sorted(drng.sample(range(n), max(2, round(n * 0.35))))
+        for pos in positions:
+            r.rflip[(pos, who)] = flip_retrieval(r.truth[pos], drng)
+        r.gflip[who] = flip_grounding(bits(r.topic.grounding), drng)
+        r.nflip[who] = flip_generation(bits(r.topic.generation), drng)
+        r.adjudicate = {"retrieval": positions, "grounding": [None], "generation": [None]}
+
+    # sessions: annotators Mon-Thu of the record's week (a spot-check after the first
+    # annotator), the adjudicator on Fri/Sat, the LLM judge's batch on Sunday night
     for idx, r in enumerate(records):
         srng = rng_for("sessions", r.key)
-        for ann in r.humans + ([LLM] if r.llm else []) + ([ADJ] if r.adjudicate else []):
+        monday = week_start(r.week)
+        for j, ann in enumerate(r.humans + ([LLM] if r.llm else []) + ([ADJ] if r.adjudicate else [])):
             if ann == LLM:
-                start = datetime(2025, 3, 2, 22, 0, tzinfo=UTC) + timedelta(seconds=idx * 47)
-            elif ann == ADJ:
-                start = datetime(2025, 3, srng.choice([18, 19, 20, 21]), srng.randint(8, 15),
-                                 srng.randint(0, 59), srng.randint(0, 59), tzinfo=UTC)
+                start = monday + timedelta(days=6, hours=22, seconds=idx * 47)
             else:
-                start = datetime(2025, 3, srng.choice(workdays), srng.randint(7, 15),
-                                 srng.randint(0, 59), srng.randint(0, 59), tzinfo=UTC)
+                if ann == ADJ:
+                    day = srng.choice([4, 5])
+                elif r.spot_check:
+                    day = srng.choice([0, 1]) if j == 0 else srng.choice([2, 3])
+                else:
+                    day = srng.choice([0, 1, 2, 3])
+                start = monday + timedelta(days=day, hours=srng.randint(7, 15),
+                                           minutes=srng.randint(0, 59), seconds=srng.randint(0, 59))
             style = srng.choice(TS_STYLES[ann])
             if (r.key, ann) in SESSION_OVERRIDE:
                 start, style = SESSION_OVERRIDE[(r.key, ann)]
@@ -1529,18 +1885,24 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
         "S5b", "rejected", "invalid_boolean:misleading", desc="later re-submission with label '2'"))
 
     # ---------------- retrieval, rank conflicts on otherwise good records
+    # (created_at of session rows pinned, so that the fixtures stay as documented)
     r = find("retrieval", "pflegegrade", H3, 1)
     r.values["chunk_rank"] = "9"
+    r.values["created_at"] = "2025-03-14 14:11:25.932808"
     mark(r, "RC1b", "rejected", "rank_conflict", desc="chunk given rank 9 by k.oezdemir")
-    mark(find("retrieval", "pflegegrade", H2, 1), "RC1a", "rejected", "rank_conflict",
-         desc="same chunk given rank 2 by j.mueller")
-    mark(find("retrieval", "dticket_en", H4, 1), "RC2a", "rejected", "rank_conflict",
-         desc="rank 2 shared by two chunk_ids")
-    mark(find("retrieval", "dticket_en", H4, 2), "RC2b", "rejected", "rank_conflict",
-         desc="rank 2 shared by two chunk_ids")
+    r = find("retrieval", "pflegegrade", H2, 1)
+    r.values["created_at"] = "2025-03-12T15:53:05+01:00"
+    mark(r, "RC1a", "rejected", "rank_conflict", desc="same chunk given rank 2 by j.mueller")
+    r = find("retrieval", "dticket_en", H4, 1)
+    r.values["created_at"] = "2025-03-13T10:30:33+01:00"
+    mark(r, "RC2a", "rejected", "rank_conflict", desc="rank 2 shared by two chunk_ids")
+    r = find("retrieval", "dticket_en", H4, 2)
+    r.values["created_at"] = "2025-03-13T10:31:18+01:00"
+    mark(r, "RC2b", "rejected", "rank_conflict", desc="rank 2 shared by two chunk_ids")
 
     # ---------------- retrieval, conflicting duplicate on an otherwise good record
     r = find("retrieval", "biosiegel", H4, 1)
+    r.values["created_at"] = "2025-03-11 11:47:03"
     mark(r, "CD1a", "rejected", "conflicting_duplicate", desc="evidence_sufficient=false")
     spell = rec["biosiegel"].sessions[H4].spelling
     insert_after("retrieval", r, mark(
@@ -1626,6 +1988,7 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
                             "N08b", "rejected", "invalid_boolean:helpful",
                             desc="later re-submission with label '2'"))
     r = find(N, "minwage_en", H3)
+    r.values["created_at"] = "2025-03-04 13:55:44.721178"
     mark(r, "N09a", "accepted", desc="exact duplicate pair: one kept")
     insert_after(N, r, mark(clone(r), "N09b", "superseded",
                             desc="exact duplicate pair: the other superseded"))
@@ -1797,6 +2160,208 @@ def consensus_summary(fam: str, values: list, statuses: list) -> dict:
 
 
 # --------------------------------------------------------------------------
+# records.csv (ADR-001 routing inputs) and its reference row rules
+# --------------------------------------------------------------------------
+DECIMAL_RE = re.compile(r"[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)")
+
+
+def build_record_rows(records: list[Record]) -> list[Row]:
+    """One records.csv row per record with r.meta, plus the deliberately bad rows."""
+    rows, late = [], []
+    lost = next(r for r in records if r.route == "not_in_records" and r.key not in FIXED_NOT_IN_RECORDS
+                and len(r.humans) == 1 and not r.llm)
+
+    def mark(row: Row, fid: str, reasons: str, desc: str) -> Row:
+        row.fid, row.expect, row.desc = fid, ("rejected", reasons), desc
+        return row
+
+    for r in records:
+        if r is lost:
+            rows.append(mark(Row("records", {
+                "record_uuid": "", "task_type": "rag_synthesis", "model_uncertainty": "0.55",
+                "is_adversarial": "false", "tier": ""}, r.key), "T01", "missing:record_uuid",
+                "record_uuid empty (meant for this record, which is otherwise not in records.csv)"))
+        if r.meta is None:
+            continue
+        row = Row("records", {"record_uuid": r.uuid, **r.meta}, r.key)
+        if r.route == "bad_high":
+            mark(row, "T02", "invalid_decimal:model_uncertainty",
+                 "model_uncertainty 'high'; dual-annotated, so the fallback gives tier_b")
+        elif r.route == "bad_gold":
+            mark(row, "T03", "invalid_tier", "tier 'gold'; dual-annotated, so the fallback gives tier_b")
+        elif r.route == "bad_duplicate":
+            mark(row, "T04a", "conflicting_duplicate",
+                 "task_type 'summarization'; single-annotated, so the fallback gives tier_a")
+            late.append(mark(Row("records", dict(row.values, task_type="factual_qa"), r.key), "T04b",
+                             "conflicting_duplicate",
+                             "same record again at the end of the file with task_type 'factual_qa'"))
+        rows.append(row)
+    return rows + late
+
+
+def parse_record_row(v: dict):
+    """(reasons, parsed values) of one records.csv row."""
+    reasons = set()
+    if v["record_uuid"].strip() == "":
+        reasons.add("missing:record_uuid")
+    unc = v["model_uncertainty"].strip()
+    if unc and not DECIMAL_RE.fullmatch(unc):
+        reasons.add("invalid_decimal:model_uncertainty")
+    adv = parse_bool(v["is_adversarial"]) if v["is_adversarial"].strip() else None
+    if v["is_adversarial"].strip() and adv is None:
+        reasons.add("invalid_boolean:is_adversarial")
+    tier = v["tier"].strip()
+    if tier and tier not in ("tier_a", "tier_b"):
+        reasons.add("invalid_tier")
+    parsed = (v["task_type"], float(unc) if unc and DECIMAL_RE.fullmatch(unc) else None, adv,
+              tier or None)
+    return reasons, parsed
+
+
+def derive_record_statuses(values: list) -> list:
+    """[(status, reasons, parsed)] per records.csv row: row checks, then rows of one record that
+    differ are all conflicting_duplicate, rows that agree keep the one with the fewest reasons."""
+    checked = [parse_record_row(v) for v in values]
+    reasons = [set(c[0]) for c in checked]
+    superseded = [False] * len(values)
+    groups = {}
+    for i, v in enumerate(values):
+        if v["record_uuid"].strip():
+            groups.setdefault(v["record_uuid"].strip(), []).append(i)
+    for members in groups.values():
+        if len({checked[i][1] for i in members}) > 1:
+            for i in members:
+                reasons[i].add("conflicting_duplicate")
+        elif len(members) > 1:
+            keep = min(members, key=lambda i: len(reasons[i]))
+            for i in members:
+                superseded[i] = i != keep
+    status = ["superseded" if superseded[i] else "rejected" if reasons[i] else "accepted"
+              for i in range(len(values))]
+    return [(status[i], ";".join(sorted(reasons[i])) if status[i] == "rejected" else "", checked[i][1])
+            for i in range(len(values))]
+
+
+# --------------------------------------------------------------------------
+# Reference of the ADR-001 measures the sample is built for (informational)
+# --------------------------------------------------------------------------
+TIER_SOURCES = ["explicit_tier", "gold_task_type", "gold_uncertainty", "gold_adversarial",
+                "triage_default", "fallback_dual_voters", "fallback_single_voter"]
+
+
+def human_role(annotator_id: str):
+    kinds = {a[0]: (a[1], a[2]) for a in ANNOTATORS}
+    return kinds.get(annotator_id.strip(), ("HUMAN", "annotator"))
+
+
+def voter_rows(fam: str, values: list, statuses: list, policy: str = "reject") -> dict:
+    """{unit: {voter: (labels, created_at instant)}} over accepted rows of HUMAN annotators
+    (labels as repaired under constraint_policy: repair)."""
+    units = {}
+    for v, (status, _, _) in zip(values, statuses):
+        if status != "accepted" or human_role(v["annotator_id"]) != ("HUMAN", "annotator"):
+            continue
+        unit = (v["record_uuid"].strip(),) + ((v["chunk_id"].strip(),) if fam == "retrieval" else ())
+        units.setdefault(unit, {})[v["annotator_id"].strip()] = (
+            row_check(fam, v, policy)[1], parse_ts(v["created_at"]))
+    return units
+
+
+def record_tiers(rows: dict, derived: dict) -> dict:
+    """{family: {record_uuid: (tier, source)}} for every record with an accepted HUMAN row in the
+    family, as in CONTRACT.md "Tier of a record" (default vars)."""
+    meta = {}
+    for row, (status, _, parsed) in zip(rows["records"], derived["records"]):
+        if status == "accepted":
+            meta[row.values["record_uuid"].strip()] = parsed
+    out = {}
+    for fam in FAMILIES:
+        present, voters = set(), {}
+        for v, (status, _, _) in zip((r.values for r in rows[fam]), derived[fam]):
+            if status != "accepted" or human_role(v["annotator_id"])[0] != "HUMAN":
+                continue
+            rec = v["record_uuid"].strip()
+            present.add(rec)
+            if human_role(v["annotator_id"])[1] == "annotator":
+                voters.setdefault(rec, set()).add(v["annotator_id"].strip())
+        tiers = {}
+        for rec in present:
+            m = meta.get(rec)
+            if m is not None:
+                task_type, unc, adv, tier = m
+                if tier:
+                    tiers[rec] = (tier, "explicit_tier")
+                elif task_type in GOLD_TASK_TYPES:
+                    tiers[rec] = ("tier_b", "gold_task_type")
+                elif unc is not None and unc >= GOLD_UNCERTAINTY:
+                    tiers[rec] = ("tier_b", "gold_uncertainty")
+                elif adv == 1:
+                    tiers[rec] = ("tier_b", "gold_adversarial")
+                else:
+                    tiers[rec] = ("tier_a", "triage_default")
+            elif len(voters.get(rec, ())) >= 2:
+                tiers[rec] = ("tier_b", "fallback_dual_voters")
+            else:
+                tiers[rec] = ("tier_a", "fallback_single_voter")
+        out[fam] = tiers
+    return out
+
+
+def iso_week(dt: datetime) -> int:
+    year, week, _ = dt.astimezone(UTC).isocalendar()
+    assert year == 2025, dt
+    return week
+
+
+def protocol_stats(rows: dict, derived: dict, tiers: dict, policy: str = "reject") -> dict:
+    """Per family: multi-vote units and disagreeing ones per tier, and the tier_a spot-checks per
+    ISO week (week of the later of the two votes)."""
+    stats = {}
+    for fam in FAMILIES:
+        units = voter_rows(fam, [r.values for r in rows[fam]], derived[fam], policy)
+        multi = {"tier_a": [0, 0], "tier_b": [0, 0]}
+        weeks = {w: {"records": set(), "dis_records": set(), "units": 0, "dis_units": 0} for w in WEEKS}
+        for unit, votes in units.items():
+            if len(votes) < 2:
+                continue
+            tier = tiers[fam][unit[0]][0]
+            disagree = len({labels for labels, _ in votes.values()}) > 1
+            multi[tier][0] += 1
+            multi[tier][1] += disagree
+            if tier == "tier_a":
+                w = weeks[iso_week(max(ts for _, ts in votes.values()))]
+                w["records"].add(unit[0])
+                w["units"] += 1
+                if disagree:
+                    w["dis_records"].add(unit[0])
+                    w["dis_units"] += 1
+        stats[fam] = {"multi": multi, "weeks": weeks}
+    return stats
+
+
+def protocol_problems(records: list, tiers: dict, stats: dict) -> list:
+    """Checks that the sample really serves the ADR-001 cases it is built for."""
+    problems = []
+    for r in records:
+        for fam in FAMILIES:
+            tier = tiers[fam][r.uuid][0]
+            fixture_loss = r.key == "minwage_en" and fam != "retrieval"  # one voter left
+            if tier != ("tier_a" if fixture_loss else r.tier):
+                problems.append(f"{fam} {r.key}: routed to {tier}, designed {r.tier}")
+    for fam in FAMILIES:
+        n, dis = stats[fam]["multi"]["tier_b"]
+        if not 0.15 <= dis / n <= 0.25:
+            problems.append(f"{fam}: tier_b disagreement {dis}/{n} outside 15-25 %")
+        for week, w in stats[fam]["weeks"].items():
+            drift_units = w["units"] and w["dis_units"] / w["units"] > DRIFT_THRESHOLD
+            drift_records = w["records"] and len(w["dis_records"]) / len(w["records"]) > DRIFT_THRESHOLD
+            want = week in DRIFT_WEEKS
+            if not w["records"] or bool(drift_units) != want or bool(drift_records) != want:
+                problems.append(f"{fam} W{week}: spot-check drift not as designed")
+    return problems
+
+
+# --------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------
 def write_csv(path: Path, header: list, rows: list) -> None:
@@ -1823,8 +2388,8 @@ FIXTURE_RECORDS = [
 ]
 
 
-def expected_lines(records: list, rows: dict) -> list:
-    """The docstring block: fixture records, then every deliberately bad row."""
+def expected_lines(records: list, rows: dict, tiers: dict) -> list:
+    """The docstring block: fixture records, every deliberately bad row, the tier fixtures."""
     by_key = {r.key: r for r in records}
     lines = ["Fixture records (record_uuid, key, annotators, purpose):", ""]
     for key, purpose in FIXTURE_RECORDS:
@@ -1850,11 +2415,55 @@ def expected_lines(records: list, rows: dict) -> list:
             lines.append(f"        {ident}")
             lines.append(f"        created_at {v['created_at']!r}; {row.desc}")
         lines.append("")
+    lines.append(f"{FILES['records']} (a rejected row counts as absent from the file):")
+    for row in sorted((x for x in rows["records"] if x.fid), key=lambda x: x.fid):
+        v = row.values
+        lines.append(f"  {row.fid:<5} {row.expect[0]} {row.expect[1]}")
+        lines.append(f"        record {v['record_uuid'] or repr(v['record_uuid'])} ({row.record_key})")
+        lines.append(f"        {record_values(v)}")
+        lines.append(f"        {row.desc}")
+    lines.append("")
+    lines += tier_fixture_lines(records, tiers)
     return lines
 
 
-def summary_lines(rows: dict, derived: dict, derived_repair: dict) -> list:
-    """Counts per file under both constraint policies, plus consensus info."""
+def record_values(v: dict) -> str:
+    return ", ".join(f"{c} {v[c]!r}" for c in COLUMNS["records"][1:])
+
+
+def tier_fixture_lines(records: list, tiers: dict) -> list:
+    """Records that exercise the routing rules, with their tier per family."""
+    def pick(*routes):
+        return [r for r in records if r.route in routes]
+
+    groups = [
+        ("not in records.csv: two or more voters give tier_b, else tier_a", pick("not_in_records")),
+        ("records.csv row rejected (T02-T04), so routed like a record not in the file",
+         pick("bad_high", "bad_gold", "bad_duplicate")),
+        ("explicit tier (wins over the rules; values are trimmed)",
+         pick("explicit_a", "explicit_a_over_rule", "explicit_b", "explicit_b_spaced")),
+        ("routed by model_uncertainty alone (>= 0.65 is gold; values are trimmed)",
+         pick("uncertainty_065", "uncertainty_spaced", "uncertainty_high", "uncertainty_064")),
+        ("routed by is_adversarial alone", pick("adversarial")),
+        ("tier_a spot-checks, one per ISO week; those of W13 and W14 disagree",
+         sorted((r for r in records if r.spot_check), key=lambda r: r.week)),
+    ]
+    lines = ["Tier fixtures (record_uuid, key, voters, week, tier in retrieval/grounding/generation):", ""]
+    for title, group in groups:
+        lines.append(f"  {title}:")
+        for r in group:
+            tier = "/".join(tiers[fam][r.uuid][0] for fam in FAMILIES)
+            lines.append(f"    {r.uuid}  {r.key:<20} {'+'.join(r.humans):<22} W{r.week}  {tier}")
+            if r.meta is not None:
+                lines.append(f"        {record_values(r.meta)}")
+            elif r.llm:
+                lines.append("        (the LLM judge's rows do not count as votes)")
+    lines.append("")
+    return lines
+
+
+def summary_lines(rows: dict, derived: dict, derived_repair: dict, tiers: dict, stats: dict) -> list:
+    """Counts per file under both constraint policies, consensus, tiers and spot-checks."""
     header = (f"{'file':<28}{'rows':>6}{'accepted':>10}{'rejected':>10}{'superseded':>12}"
               f"{'acc/rej (repair)':>18}{'records':>9}{'pending':>9}")
     lines = [header]
@@ -1865,15 +2474,47 @@ def summary_lines(rows: dict, derived: dict, derived_repair: dict) -> list:
         repair = f"{st2.count('accepted')}/{st2.count('rejected')}"
         lines.append(f"{FILES[fam]:<28}{len(st):>6}{st.count('accepted'):>10}{st.count('rejected'):>10}"
                      f"{st.count('superseded'):>12}{repair:>18}{cons['records']:>9}{cons['pending']:>9}")
+    st = [s for s, _, _ in derived["records"]]
+    in_file = len({r.values["record_uuid"] for r, (s, _, _) in zip(rows["records"], derived["records"])
+                   if s == "accepted"})
+    repair = f"{st.count('accepted')}/{st.count('rejected')}"
+    lines.append(f"{FILES['records']:<28}{len(st):>6}{st.count('accepted'):>10}{st.count('rejected'):>10}"
+                 f"{st.count('superseded'):>12}{repair:>18}{in_file:>9}")
     lines.append(f"{FILES['annotators']:<28}{len(ANNOTATORS):>6}")
+    lines.append("")
+    lines.append("Tiers (records with an accepted HUMAN row per family; rule that decided; units with "
+                 "two or more votes / disagreeing):")
+    short = ["explicit", "task_type", "uncert", "advers", "default", "fb_dual", "fb_single"]
+    lines.append(f"{'family':<12}{'tier_a':>7}{'tier_b':>7}" + "".join(f"{s:>10}" for s in short)
+                 + f"{'b_units':>9}{'b_disagree':>11}{'a_units':>9}{'a_disagree':>11}")
+    for fam in FAMILIES:
+        values = list(tiers[fam].values())
+        count = [sum(1 for _, src in values if src == s) for s in TIER_SOURCES]
+        multi = stats[fam]["multi"]
+        lines.append(f"{fam:<12}{sum(t == 'tier_a' for t, _ in values):>7}"
+                     f"{sum(t == 'tier_b' for t, _ in values):>7}" + "".join(f"{c:>10}" for c in count)
+                     + f"{multi['tier_b'][0]:>9}{multi['tier_b'][1]:>11}"
+                     f"{multi['tier_a'][0]:>9}{multi['tier_a'][1]:>11}")
+    lines.append("")
+    lines.append(f"Tier_a spot-checks per ISO week (week of the later vote; drift when the share of "
+                 f"disagreeing units > {DRIFT_THRESHOLD}):")
+    lines.append(f"{'family':<12}{'week':<10}{'records':>8}{'disagree':>10}{'units':>7}{'disagree':>10}"
+                 f"{'share':>8}  drift")
+    for fam in FAMILIES:
+        for week, w in stats[fam]["weeks"].items():
+            share = w["dis_units"] / w["units"] if w["units"] else 0.0
+            lines.append(f"{fam:<12}{f'2025-W{week}':<10}{len(w['records']):>8}{len(w['dis_records']):>10}"
+                         f"{w['units']:>7}{w['dis_units']:>10}{share:>8.3f}"
+                         + ("  yes" if share > DRIFT_THRESHOLD else ""))
     return lines
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Write the deterministic sample seeds of ragmart (retrieval, grounding and "
-                    "generation annotation exports of the Publikationsbot, plus annotators.csv). "
-                    "The module docstring lists every deliberately bad row and its expected status.")
+                    "generation annotation exports of the Publikationsbot, annotators.csv and the "
+                    "ADR-001 records.csv). The module docstring lists every deliberately bad row "
+                    "and its expected status.")
     parser.add_argument("--out", default="seeds/",
                         help="output directory; a relative path is taken from the project root "
                              "(default: seeds/)")
@@ -1892,6 +2533,7 @@ def main(argv=None) -> int:
     plan(records)
     rows = build_rows(records)
     add_fixtures(records, rows)
+    rows["records"] = build_record_rows(records)
 
     # self-check: every row must end with its declared status
     derived, derived_repair, problems = {}, {}, []
@@ -1911,8 +2553,21 @@ def main(argv=None) -> int:
             if not ok:
                 problems.append(f"{fam} {row.fid or '(regular row)'} {row.record_key}: repair "
                                 f"expected {exp2}, derived {(st2, rs2, 'repaired' if rep2 else '')}")
-    lines = expected_lines(records, rows)
-    summary = summary_lines(rows, derived, derived_repair)
+    derived["records"] = derive_record_statuses([r.values for r in rows["records"]])
+    for row, (st, rs, _) in zip(rows["records"], derived["records"]):
+        if (st, rs) != row.expect:
+            problems.append(f"records {row.fid or '(regular row)'} {row.record_key}: expected "
+                            f"{row.expect}, derived {(st, rs)}")
+    tiers = record_tiers(rows, derived)
+    stats = protocol_stats(rows, derived, tiers)
+    problems += protocol_problems(records, tiers, stats)
+    # the protocol cases hold under constraint_policy: repair as well
+    derived_repair["records"] = derived["records"]
+    tiers_repair = record_tiers(rows, derived_repair)
+    problems += [f"[repair] {p}" for p in protocol_problems(
+        records, tiers_repair, protocol_stats(rows, derived_repair, tiers_repair, "repair"))]
+    lines = expected_lines(records, rows, tiers)
+    summary = summary_lines(rows, derived, derived_repair, tiers, stats)
     if args.print_expected:
         print("\n".join(summary + [""] + lines))
         return 0
@@ -1929,7 +2584,8 @@ def main(argv=None) -> int:
     if not out.is_absolute():
         out = PROJECT_ROOT / out
     out.mkdir(parents=True, exist_ok=True)
-    tables = {fam: [[r.values[c] for c in COLUMNS[fam]] for r in rows[fam]] for fam in FAMILIES}
+    tables = {fam: [[r.values[c] for c in COLUMNS[fam]] for r in rows[fam]]
+              for fam in FAMILIES + ("records",)}
     tables["annotators"] = [list(a) for a in ANNOTATORS]
     for name, table in tables.items():
         path = out / FILES[name]
@@ -1948,7 +2604,8 @@ def main(argv=None) -> int:
         print()
     print(f"Wrote {len(tables)} files to {out}")
     print("Expected row statuses (acc/rej (repair): under constraint_policy: repair; records/pending: "
-          "records with an accepted HUMAN row / with a tied unit, informational):")
+          "records with an accepted HUMAN row / with a tied unit, informational; for records.csv: "
+          "records with an accepted row):")
     print("\n".join(summary))
     return 0
 
