@@ -138,5 +138,5 @@
         {{ return(['model_uncertainty', 'is_adversarial', 'tier']) }}
     {%- endif -%}
     {%- set spec = ragmart_task_spec(task) -%}
-    {{ return(spec.labels + spec.optional_booleans + (['chunk_rank'] if task == 'retrieval' else [])) }}
+    {{ return(['language'] + spec.labels + spec.optional_booleans + (['chunk_rank'] if task == 'retrieval' else [])) }}
 {%- endmacro %}

@@ -135,7 +135,7 @@ def load_records(seed_dir: Path, null_mode: str):
         if not R.is_blank(rid):
             by_id[rid].append(item)
     valid, rejected = {}, []
-    for line, raw, reasons, parsed in checked:
+    for line, raw, reasons, _parsed in checked:
         if R.is_blank(raw.get("record_uuid")):
             rejected.append((line, raw, reasons))
     for rid, items in by_id.items():
@@ -300,7 +300,7 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                     bool(alpha >= Fraction(str(agreement_alpha_target))),
                 })
             shared: dict[tuple, list] = defaultdict(list)
-            for u, vs in votes[task].items():
+            for vs in votes[task].values():
                 for a, b in combinations(sorted(vs), 2):
                     shared[(a, b)].append((vs[a][label], vs[b][label]))
             for (a, b), prs in sorted(shared.items()):

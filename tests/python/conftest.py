@@ -5,7 +5,8 @@ Each scenario is built once per pytest session (lazily, on first use):
 * ``sample``      the project's own seeds (skipped when /work/main/seeds has no CSVs yet);
 * ``edge``        fixtures/edge_cases (hand-made, see fixtures/make_edge_cases.py);
 * ``edge_repair`` the same with ``--vars '{constraint_policy: repair}'``;
-* ``random``      generate.py output (fixed seed), with non-default ``retrieval_k_values``;
+* ``random``      generate.py output (fixed seed), with non-default ``retrieval_k_values``
+                  and ``accepted_languages``;
 * ``edge_tokyo``  fixtures/edge_cases built by a ``dbt`` subprocess with ``TZ=Asia/Tokyo``
                   (started in the background as soon as the first build is requested, so it
                   runs while the in-process builds run).
@@ -35,13 +36,14 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import generate  # noqa: E402
-import reference as R  # noqa: E402
+import generate
+import reference as R
 
 PROJECT = HERE.parent.parent
 EDGE = HERE / "fixtures" / "edge_cases"
 SEED_FILES = [f"{spec['seed']}.csv" for spec in R.TASKS.values()] + ["annotators.csv"]
 RANDOM_K = [1, 2, 5, 20]
+RANDOM_LANGUAGES = ["de", "en", "it"]
 MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
          "rejected_annotations"]
 SKIP_TOP = {".venv", "target", "logs", ".git", ".pytest_cache", "dbt_packages_cache"}
@@ -53,6 +55,7 @@ class Scenario:
     vars: dict = field(default_factory=dict)
     tz: str | None = None
     ref_kwargs: dict = field(default_factory=dict)
+    extra_args: list = field(default_factory=list)
 
 
 SCENARIOS = {
@@ -60,8 +63,10 @@ SCENARIOS = {
     "edge": Scenario("edge"),
     "edge_repair": Scenario("edge_repair", vars={"constraint_policy": "repair"},
                             ref_kwargs={"constraint_policy": "repair"}),
-    "random": Scenario("random", vars={"retrieval_k_values": RANDOM_K},
-                       ref_kwargs={"k_values": RANDOM_K}),
+    "random": Scenario("random", vars={"retrieval_k_values": RANDOM_K,
+                                       "accepted_languages": RANDOM_LANGUAGES},
+                       ref_kwargs={"k_values": RANDOM_K,
+                                   "accepted_languages": RANDOM_LANGUAGES}),
     "edge_tokyo": Scenario("edge_tokyo", tz="Asia/Tokyo"),
 }
 
@@ -95,11 +100,11 @@ def prepare_project(dst: Path, seed_dir: Path | None) -> Path:
     return proj
 
 
-def dbt_args(proj: Path, vars_: dict) -> list[str]:
+def dbt_args(proj: Path, sc: Scenario) -> list[str]:
     args = ["build", "--project-dir", str(proj), "--profiles-dir", str(proj / "profiles")]
-    if vars_:
-        args += ["--vars", json.dumps(vars_)]
-    return args
+    if sc.vars:
+        args += ["--vars", json.dumps(sc.vars)]
+    return args + list(sc.extra_args)
 
 
 @dataclass
@@ -114,6 +119,7 @@ class Build:
     seed_tables: dict[str, tuple[list[str], list[tuple]]] | None = None
     null_mode: str | None = None
     loader_problem: str | None = None
+    seconds: float | None = None
     _ref: R.Reference | None = None
 
     @property
@@ -248,8 +254,8 @@ class Builds:
                 env = dict(os.environ, TZ=sc.tz, RAGMART_DUCKDB_PATH=str(db))
                 dbt = Path(sys.executable).parent / "dbt"
                 cmd = [str(dbt) if dbt.exists() else sys.executable] + \
-                    ([] if dbt.exists() else ["-m", "dbt.cli.main"]) + dbt_args(proj, sc.vars)
-                log = open(tmp / "dbt_stdout.log", "w")
+                    ([] if dbt.exists() else ["-m", "dbt.cli.main"]) + dbt_args(proj, sc)
+                log = open(tmp / "dbt_stdout.log", "w")  # noqa: SIM115 - closed in get()
                 proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                         cwd=tmp)
                 self.procs[name] = (proc, proj, db, tmp, log, time.time())
@@ -258,17 +264,18 @@ class Builds:
         if name in self.cache:
             return self.cache[name]
         sc = SCENARIOS[name]
+        started = time.time()
         if sc.tz:
             if name not in self.procs:
                 self.start_background()
-            proc, proj, db, tmp, log, _ = self.procs[name]
+            proc, proj, db, tmp, log, started = self.procs[name]
             try:
                 proc.wait(timeout=900)
             finally:
                 log.close()
             error = None if proc.returncode in (0, 1) else \
                 f"dbt exited with {proc.returncode}: {(tmp / 'dbt_stdout.log').read_text()[-3000:]}"
-            build = Build(sc, proj, self.seed_dir(name), db, read_run_results(proj), error)
+            build = Build(sc, proj, proj / "seeds", db, read_run_results(proj), error)
         else:
             self.start_background()
             tmp = self.tmp_factory.mktemp(f"build_{name}")
@@ -279,11 +286,13 @@ class Builds:
 
             os.environ["RAGMART_DUCKDB_PATH"] = str(db)
             try:
-                res = dbtRunner().invoke(dbt_args(proj, sc.vars))
-                error = None if res.exception is None else repr(res.exception)
+                res = dbtRunner().invoke(dbt_args(proj, sc))
+                error = None if res.exception is None else \
+                    f"{type(res.exception).__name__}: {res.exception}"
             finally:
                 release_duckdb()
-            build = Build(sc, proj, seed_dir, db, read_run_results(proj), error)
+            build = Build(sc, proj, proj / "seeds", db, read_run_results(proj), error)
+        build.seconds = time.time() - started
         self.cache[name] = build        # built once, even when reading fails below
         if build.db_path.exists():
             try:
@@ -305,6 +314,7 @@ class Builds:
 @pytest.fixture(scope="session")
 def builds(tmp_path_factory):
     b = Builds(tmp_path_factory)
+    _BUILDS.append(b)
     yield b
     b.close()
 
@@ -312,3 +322,14 @@ def builds(tmp_path_factory):
 @pytest.fixture(scope="session")
 def random_seed_dir(tmp_path_factory):
     return generate.generate(tmp_path_factory.mktemp("random_for_ranx"))
+
+
+_BUILDS: list = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    for b in _BUILDS:
+        for name, build in b.cache.items():
+            terminalreporter.write_line(
+                f"ragmart build {name}: {build.seconds or 0:.0f}s, error={build.error is not None}, "
+                f"seed loader nulls={build.null_mode}, db={build.db_path}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import random
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 RET_COLS = ["record_uuid", "annotator_id", "task", "language", "created_at", "input_query",
@@ -58,7 +58,7 @@ ANNOTATORS = [
 VOTERS = ["a1", "a2", "a3", "a4", "a5", "ext_guest"]   # ext_guest: not in annotators.csv
 TRUE_SP = ["true", "True", "1", "yes", "y", "T", " TRUE "]
 FALSE_SP = ["false", "False", "0", "no", "n", "F", " false"]
-BASE = datetime(2025, 3, 1, tzinfo=timezone.utc)
+BASE = datetime(2025, 3, 1, tzinfo=UTC)
 
 
 class Gen:

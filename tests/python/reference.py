@@ -374,7 +374,7 @@ def row_checks(row: Row, task: str, accepted_languages, policy: str) -> None:
             for code, _, _ in excludes:
                 row.reasons.add(f"violates:{code}")
         else:
-            for code, consequent, _ in violated:
+            for _code, consequent, _ in violated:
                 labels[consequent] = 1
                 row.was_repaired = True
     else:
@@ -438,7 +438,7 @@ def assign_status(rows: list[Row], task: str, ambiguities: list[str]) -> None:
         for row in rows:
             if row.status == "accepted":
                 by_record[row.record_uuid].append(row)
-        for rec, rrows in by_record.items():
+        for rrows in by_record.values():
             ranks_of = defaultdict(set)
             chunks_of = defaultdict(set)
             for r in rrows:
@@ -560,7 +560,7 @@ def metric_row(family, metric, k, dim, value_key, values: list[float], wilson_n=
 def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANGUAGES,
             constraint_policy: str = "reject", null_mode: str = "agate") -> Reference:
     seed_dir = Path(seed_dir)
-    k_values = sorted(set(int(k) for k in k_values))
+    k_values = sorted({int(k) for k in k_values})
     annotators = {}
     for a in read_csv(seed_dir / "annotators.csv", null_mode):
         aid = a.get("annotator_id")
@@ -582,7 +582,7 @@ def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANG
         units[task] = consensus(trows, task, annotators)
         langs = record_languages(trows)
         recs: dict[str, dict] = {}
-        for unit, info in units[task].items():
+        for info in units[task].values():
             rec = recs.setdefault(info["record_uuid"], {"units": [], "resolved": True})
             rec["units"].append(info)
             rec["resolved"] = rec["resolved"] and info["resolved"]

@@ -22,7 +22,6 @@ import math
 
 import numpy as np
 import pytest
-
 import reference as R
 from conftest import RANDOM_K
 

@@ -5,7 +5,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 import reference as R
 
 EDGE = Path(__file__).parent / "fixtures" / "edge_cases"
@@ -95,9 +94,9 @@ def test_accounting(ref):
         c = ref.counts(task)
         assert sum(c.values()) == len(ref.rows[task])
         assert set(c) <= {"accepted", "rejected", "superseded"}
-    assert dict(ref.counts("retrieval")) == {"accepted": 44, "rejected": 30, "superseded": 6}
-    assert dict(ref.counts("grounding")) == {"accepted": 15, "rejected": 8, "superseded": 1}
-    assert dict(ref.counts("generation")) == {"accepted": 13, "rejected": 5, "superseded": 3}
+    assert dict(ref.counts("retrieval")) == {"accepted": 47, "rejected": 36, "superseded": 6}
+    assert dict(ref.counts("grounding")) == {"accepted": 15, "rejected": 10, "superseded": 1}
+    assert dict(ref.counts("generation")) == {"accepted": 13, "rejected": 6, "superseded": 3}
     assert ref.ambiguities == []
 
 
@@ -145,6 +144,17 @@ def test_specific_reasons(ref, ref_repair):
     assert reasons_of(ref, "grounding", "g09", "a1") == [
         "violates:contradicted_implies_unsupported;violates:fabricated_implies_cited"]
     assert reasons_of(ref_repair, "grounding", "g09", "a1") == []
+    assert reasons_of(ref, "retrieval", "r06", "a1", "c06c") == ["rank_conflict"]
+    assert reasons_of(ref, "retrieval", "r06", "a2", "c06d") == ["rank_conflict"]
+    assert reasons_of(ref, "retrieval", "rb21", "a1", "cb21") == ["invalid_rank"]      # '+1'
+    assert reasons_of(ref, "retrieval", "rb03", "a1", None) == ["missing:chunk_id"] * 2
+    assert reasons_of(ref, "retrieval", "r10", "a1", "c10d") == [
+        "conflicting_duplicate", "conflicting_duplicate;violates:sufficient_implies_relevant"]
+    assert reasons_of(ref_repair, "retrieval", "r10", "a1", "c10d") == [
+        "conflicting_duplicate", "conflicting_duplicate"]
+    # 10:00:00.5Z and 12:00:00.500+02:00 are the same instant
+    assert reasons_of(ref, "grounding", "g16", "a1") == ["conflicting_duplicate"] * 2
+    assert reasons_of(ref, "generation", "e02", "adj") == ["invalid_boolean:response_on_topic"]
     assert reasons_of(ref, "generation", "e07", "a1") == ["invalid_language"]
     assert reasons_of(ref, "generation", "e11", "a1") == ["missing:query"]       # blank
     # rows without a record_uuid / annotator / created_at still appear, with nulls
@@ -199,6 +209,9 @@ def test_consensus_methods(ref):
     assert rec(ref, "retrieval", "r03")["language"] == "unknown"     # empty language
     assert rec(ref, "retrieval", "r12")["language"] == "unknown"     # de (human) + en (CODE)
     assert rec(ref, "retrieval", "r13")["language"] == "en"          # ' en ' trimmed
+    assert rec(ref, "retrieval", "r08")["language"] == "en"          # from the LLM row only
+    assert ("r07", "c07b") not in u                                  # LLM-only chunk
+    assert not rec(ref, "generation", "e02")["resolved"]             # adjudication rejected
     assert "rb01" not in ref.records["retrieval"]
     g = ref.units["grounding"]
     assert g[("g03",)]["labels"] == dict(zip(R.TASKS["grounding"]["labels"], [1, 1, 0, 1, 0]))

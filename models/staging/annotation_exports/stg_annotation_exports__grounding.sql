@@ -14,6 +14,7 @@ renamed as (
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         {{ ragmart_clean_text('annotator_id') }} as annotator_id,
         {{ ragmart_clean_text('task') }} as task,
+        language as language_raw,
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
