@@ -1,0 +1,141 @@
+"""Documentation completeness: every model, column, seed, macro (with its arguments) and var is documented.
+
+Reads the manifest that the sample build wrote and the tables it created, so a column added to a
+model without a YAML entry (or a YAML entry for a column that no longer exists) fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+PROJECT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture(scope="module")
+def sample_build(builds):
+    build = builds.get("sample")
+    if build.error:
+        pytest.fail(f"sample build failed: {build.error}")
+    return build
+
+
+@pytest.fixture(scope="module")
+def manifest(sample_build):
+    return json.loads((sample_build.project / "target" / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def table_columns(sample_build):
+    with duckdb.connect(str(sample_build.db_path), read_only=True) as con:
+        rows = con.execute(
+            "select table_name, column_name from information_schema.columns order by table_name, ordinal_position"
+        ).fetchall()
+    out: dict[str, list[str]] = {}
+    for table, column in rows:
+        out.setdefault(table, []).append(column)
+    return out
+
+
+def _nodes(manifest, resource_type):
+    return [n for n in manifest["nodes"].values() if n["resource_type"] == resource_type and n["package_name"] == "ragmart"]
+
+
+def test_every_model_and_column_is_documented(manifest, table_columns):
+    problems = []
+    models = _nodes(manifest, "model")
+    assert len(models) >= 20, "the manifest should list the project's models"
+    for node in models:
+        name = node["name"]
+        if not node["description"].strip():
+            problems.append(f"model {name} has no description")
+        documented = {c: v["description"].strip() for c, v in node["columns"].items()}
+        actual = table_columns.get(name)
+        assert actual is not None, f"model {name} was not built"
+        for column in actual:
+            if column not in documented:
+                problems.append(f"{name}.{column} is not documented")
+            elif not documented[column]:
+                problems.append(f"{name}.{column} has an empty description")
+        for column in documented:
+            if column not in actual:
+                problems.append(f"{name}.{column} is documented but not in the table")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_seed_and_seed_column_is_documented(manifest, table_columns):
+    problems = []
+    seeds = _nodes(manifest, "seed")
+    assert {s["name"] for s in seeds} >= {"retrieval_annotations", "grounding_annotations", "generation_annotations",
+                                          "annotators", "records"}
+    for node in seeds:
+        if not node["description"].strip():
+            problems.append(f"seed {node['name']} has no description")
+        for column in table_columns[node["name"]]:
+            if not node["columns"].get(column, {}).get("description", "").strip():
+                problems.append(f"seed column {node['name']}.{column} is not documented")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_macro_and_argument_is_documented(manifest):
+    problems = []
+    macros = [m for m in manifest["macros"].values() if m["package_name"] == "ragmart"]
+    assert len(macros) >= 50
+    for macro in macros:
+        if not macro["description"].strip():
+            problems.append(f"macro {macro['name']} has no description")
+            continue
+        match = re.search(r"\{%-?\s*(?:macro|test)\s+\w+\s*\(([^)]*)\)", macro["macro_sql"])
+        signature = [a.split("=")[0].strip() for a in match.group(1).split(",") if a.strip()] if match else []
+        if macro["name"].startswith("test_"):
+            signature = [a for a in signature if a not in ("model", "column_name")] or signature
+        documented = {a["name"]: a.get("description", "").strip() for a in macro.get("arguments", [])}
+        for argument in signature:
+            if argument in ("model", "column_name") and macro["name"].startswith("test_"):
+                continue
+            if not documented.get(argument):
+                problems.append(f"macro {macro['name']}: argument {argument} is not documented")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_singular_test_is_described(manifest):
+    singular = [n for n in _nodes(manifest, "test") if "generic" not in n["path"] and not n.get("test_metadata")]
+    assert singular, "the project has singular tests"
+    missing = [n["name"] for n in singular if not n["description"].strip()]
+    assert not missing, f"singular tests without a description: {missing}"
+
+
+def test_every_var_is_documented_in_the_project_file_and_readme():
+    project = yaml.safe_load((PROJECT / "dbt_project.yml").read_text())
+    readme = (PROJECT / "README.md").read_text()
+    project_text = (PROJECT / "dbt_project.yml").read_text()
+    problems = []
+    for var in project["vars"]:
+        if f"| `{var}` |" not in readme:
+            problems.append(f"var {var} is not in the README's vars table")
+        # a comment line right above the var in dbt_project.yml
+        lines = project_text.splitlines()
+        index = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{var}:"))
+        if not lines[index - 1].strip().startswith("#"):
+            problems.append(f"var {var} has no comment in dbt_project.yml")
+    assert not problems, "\n".join(problems)
+
+
+def test_public_marts_have_enforced_contracts(manifest):
+    marts = [n for n in _nodes(manifest, "model") if n["path"].startswith("marts")]
+    assert len(marts) >= 10
+    problems = []
+    for node in marts:
+        if node.get("access") != "public":
+            problems.append(f"{node['name']} is not access: public")
+        if not node["config"].get("contract", {}).get("enforced"):
+            problems.append(f"{node['name']} has no enforced contract")
+        for column, spec in node["columns"].items():
+            if not spec.get("data_type"):
+                problems.append(f"{node['name']}.{column} has no data_type")
+    assert not problems, "\n".join(problems)
