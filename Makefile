@@ -10,10 +10,11 @@ export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 # Extra vars for dbt, e.g. make build VARS='{constraint_policy: repair}'
 VARS ?= {}
 
-.PHONY: build test lint dbt-build docs pytest clean help
+.PHONY: build build-files test lint dbt-build docs pytest clean help
 
 help:
 	@echo "make build   set up .venv, load the seeds, build and test every model on DuckDB, print the metrics"
+	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest (what CI runs)"
 	@echo "make clean   remove target/, logs/ and the DuckDB file"
 
@@ -28,6 +29,11 @@ $(BIN)/.dev-installed: requirements-dev.txt $(BIN)/.runtime-installed
 
 build: $(BIN)/.runtime-installed
 	$(DBT) build $(DBT_ARGS) --vars '$(VARS)'
+	$(BIN)/python scripts/show_metrics.py --database $(RAGMART_DUCKDB_PATH)
+
+build-files: $(BIN)/.runtime-installed
+	@test -n "$(INPUT)" || { echo "usage: make build-files INPUT=/path/to/exports" >&2; exit 2; }
+	$(DBT) build $(DBT_ARGS) --exclude resource_type:seed --vars '{input_mode: files, input_path: "$(abspath $(INPUT))"}'
 	$(BIN)/python scripts/show_metrics.py --database $(RAGMART_DUCKDB_PATH)
 
 lint: $(BIN)/.dev-installed

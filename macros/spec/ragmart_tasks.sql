@@ -126,7 +126,7 @@
 
 {#- The seed an input is read from. -#}
 {% macro ragmart_input_seed(task) -%}
-    {{ return('records' if task == 'records' else ragmart_task_spec(task).seed) }}
+    {{ return(task if task in ['records', 'annotators'] else ragmart_task_spec(task).seed) }}
 {%- endmacro %}
 
 {#-

@@ -1,14 +1,14 @@
 {#-
-    The select list that reads an export relation: every column of the task's export (ADR 0005),
-    as text. A missing optional column reads as null; a missing required column stops the run
-    with a message that names it. Extra columns are ignored.
+    The select list that reads an input (ragmart_input_relation): every column of the task's export
+    (ADR 0005), as text. A missing optional column reads as null; a missing required column stops
+    the run with a message that names it. Extra columns are ignored.
 -#}
-{% macro ragmart_export_select(relation, task) -%}
+{% macro ragmart_export_select(task) -%}
     {%- set expected = ragmart_export_columns(task) -%}
     {%- set present = [] -%}
     {%- if execute -%}
-        {%- for column in adapter.get_columns_in_relation(relation) -%}
-            {%- do present.append(column.name | lower) -%}
+        {%- for name in ragmart_input_columns(task) -%}
+            {%- do present.append(name) -%}
         {%- endfor -%}
         {#- Before the relation exists (a lint or compile on a fresh database) every column is assumed. -#}
         {%- if present | length == 0 -%}
@@ -22,7 +22,7 @@
         {%- endfor -%}
         {%- if missing -%}
             {{ exceptions.raise_compiler_error(
-                "ragmart: the " ~ task ~ " input " ~ relation ~ " lacks the required column(s) "
+                "ragmart: the " ~ task ~ " input (" ~ ragmart_input_mode() ~ " mode) lacks the required column(s) "
                 ~ (missing | join(', ')) ~ ". Expected the columns of ADR 0005: "
                 ~ (expected | map(attribute='name') | join(', '))) }}
         {%- endif -%}

@@ -8,7 +8,7 @@ with
 {{ task }}_export as (
 
     select '{{ task }}' as task, count(*) as n_export_rows
-    from {{ ref(ragmart_input_seed(task)) }}
+    from {{ ragmart_input_relation(task) }}
 
 ),
 {%- endfor %}

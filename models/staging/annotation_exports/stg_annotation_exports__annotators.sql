@@ -2,8 +2,8 @@ with
 
 source as (
 
-    select {{ ragmart_export_select(ref('annotators'), 'annotators') }}
-    from {{ ref('annotators') }}
+    select {{ ragmart_export_select('annotators') }}
+    from {{ ragmart_input_relation('annotators') }}
 
 ),
 

@@ -2,8 +2,8 @@ with
 
 source as (
 
-    select {{ ragmart_export_select(ref('generation_annotations'), 'generation') }}
-    from {{ ref('generation_annotations') }}
+    select {{ ragmart_export_select('generation') }}
+    from {{ ragmart_input_relation('generation') }}
 
 ),
 

@@ -2,8 +2,8 @@ with
 
 source as (
 
-    select {{ ragmart_export_select(ref('grounding_annotations'), 'grounding') }}
-    from {{ ref('grounding_annotations') }}
+    select {{ ragmart_export_select('grounding') }}
+    from {{ ragmart_input_relation('grounding') }}
 
 ),
 

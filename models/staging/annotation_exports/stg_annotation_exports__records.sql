@@ -2,8 +2,8 @@ with
 
 source as (
 
-    select {{ ragmart_export_select(ref('records'), 'records') }}
-    from {{ ref('records') }}
+    select {{ ragmart_export_select('records') }}
+    from {{ ragmart_input_relation('records') }}
 
 ),
 

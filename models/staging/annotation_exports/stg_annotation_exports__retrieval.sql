@@ -2,8 +2,8 @@ with
 
 source as (
 
-    select {{ ragmart_export_select(ref('retrieval_annotations'), 'retrieval') }}
-    from {{ ref('retrieval_annotations') }}
+    select {{ ragmart_export_select('retrieval') }}
+    from {{ ragmart_input_relation('retrieval') }}
 
 ),
 

@@ -1,0 +1,120 @@
+{#-
+    Where the inputs come from (var input_mode): `seeds` (default) reads the project's seeds;
+    `files` reads every file of the folder var input_path whose name starts with the input's
+    prefix (retrieval*, grounding*, generation*, annotators*, records*) and ends in .csv or
+    .parquet, appended, every column as text. The exports are required; a missing annotators or
+    records input is empty.
+-#}
+
+{% macro ragmart_input_mode() -%}
+    {%- set mode = var('input_mode', 'seeds') -%}
+    {%- if mode not in ['seeds', 'files'] -%}
+        {{ exceptions.raise_compiler_error("ragmart: var 'input_mode' must be 'seeds' or 'files', got '" ~ mode ~ "'") }}
+    {%- endif -%}
+    {{ return(mode) }}
+{%- endmacro %}
+
+{#- The file-name prefix of an input in files mode. -#}
+{% macro ragmart_input_prefix(task) -%}
+    {{ return(task) }}
+{%- endmacro %}
+
+{#- The folder of the input files (var input_path), without a trailing slash. -#}
+{% macro ragmart_input_path() -%}
+    {%- set path = var('input_path', none) -%}
+    {%- if path is none or (path | string | trim) == '' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: input_mode 'files' needs the var 'input_path', the folder of the exports, e.g. "
+            ~ "--vars '{input_mode: files, input_path: /data/exports}'") }}
+    {%- endif -%}
+    {{ return((path | string).rstrip('/')) }}
+{%- endmacro %}
+
+{#- The files of one input with one extension (csv or parquet), sorted; empty before execution. -#}
+{% macro ragmart_input_files(task, extension) -%}
+    {%- set files = [] -%}
+    {%- if execute -%}
+        {%- set pattern = ragmart_input_path() ~ '/' ~ ragmart_input_prefix(task) ~ '*.' ~ extension -%}
+        {%- set result = run_query("select file from glob('" ~ (pattern | replace("'", "''")) ~ "') order by file") -%}
+        {%- for row in result.rows -%}
+            {%- do files.append(row[0]) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(files) }}
+{%- endmacro %}
+
+{#- A SQL list literal of file names. -#}
+{% macro ragmart_sql_file_list(files) -%}
+    [{%- for file in files -%}'{{ file | replace("'", "''") }}'{% if not loop.last %}, {% endif %}{%- endfor -%}]
+{%- endmacro %}
+
+{#-
+    The query that reads one input in files mode: CSV files with a header, quoted multi-line
+    fields and "" escapes, every column as text; Parquet files as they are (staging casts every
+    column to text); both appended by column name. A missing optional input reads as an empty
+    relation with the input's columns.
+-#}
+{% macro ragmart_file_scan(task) -%}
+    {{ return(adapter.dispatch('ragmart_file_scan', 'ragmart')(task)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_file_scan(task) -%}
+    {{ exceptions.raise_compiler_error(
+        "ragmart: input_mode 'files' reads files with DuckDB; on " ~ target.type
+        ~ " load the exports into tables and use input_mode 'seeds' or point the seeds at them") }}
+{%- endmacro %}
+
+{% macro duckdb__ragmart_file_scan(task) -%}
+    {%- set csv_files = ragmart_input_files(task, 'csv') -%}
+    {%- set parquet_files = ragmart_input_files(task, 'parquet') -%}
+    {%- set scans = [] -%}
+    {%- if csv_files -%}
+        {%- do scans.append(
+            "select * from read_csv(" ~ ragmart_sql_file_list(csv_files)
+            ~ ", header = true, all_varchar = true, quote = '\"', escape = '\"', union_by_name = true"
+            ~ ", delim = ',')") -%}
+    {%- endif -%}
+    {%- if parquet_files -%}
+        {%- do scans.append("select * from read_parquet(" ~ ragmart_sql_file_list(parquet_files) ~ ", union_by_name = true)") -%}
+    {%- endif -%}
+    {%- if scans -%}
+        {{ return(scans | join(' union all by name ')) }}
+    {%- elif not execute or task in ['annotators', 'records'] -%}
+        {%- set columns = [] -%}
+        {%- for column in ragmart_export_columns(task) -%}
+            {%- do columns.append('cast(null as ' ~ dbt.type_string() ~ ') as ' ~ column.name) -%}
+        {%- endfor -%}
+        {{ return('select ' ~ (columns | join(', ')) ~ ' where 1 = 0') }}
+    {%- else -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: no " ~ ragmart_input_prefix(task) ~ "*.csv or " ~ ragmart_input_prefix(task)
+            ~ "*.parquet file in input_path '" ~ ragmart_input_path() ~ "'") }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The relation (seeds mode) or aliased subquery (files mode) an input is read from. -#}
+{% macro ragmart_input_relation(task) -%}
+    {%- if ragmart_input_mode() == 'files' -%}
+        {{ return('(' ~ ragmart_file_scan(task) ~ ') as ' ~ task ~ '_input_rows') }}
+    {%- else -%}
+        {{ return(ref(ragmart_input_seed(task))) }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The names (lower-cased) of the columns an input has; empty when it cannot be known yet. -#}
+{% macro ragmart_input_columns(task) -%}
+    {%- set names = [] -%}
+    {%- if execute -%}
+        {%- if ragmart_input_mode() == 'files' -%}
+            {%- set result = run_query('describe ' ~ ragmart_file_scan(task)) -%}
+            {%- for row in result.rows -%}
+                {%- do names.append(row[0] | lower) -%}
+            {%- endfor -%}
+        {%- else -%}
+            {%- for column in adapter.get_columns_in_relation(ref(ragmart_input_seed(task))) -%}
+                {%- do names.append(column.name | lower) -%}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endif -%}
+    {{ return(names) }}
+{%- endmacro %}
