@@ -600,6 +600,32 @@ def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANG
     return Reference(params, rows, annotators, units, records, marts, ambiguities)
 
 
+def slice_metric_values(family: str, dim: str, value_key: str, srecs: list[dict],
+                        k_values) -> list[dict]:
+    """The ``metric_values`` rows of one family for one slice (``srecs``: its resolved
+    records), as for every slice dimension (overall, language, and the tier slice checked by
+    test_protocol.py)."""
+    out: list[dict] = []
+    if family == "retrieval":
+        for k in k_values:
+            for m in RETRIEVAL_METRICS:
+                out.append(metric_row("retrieval", m, k, dim, value_key,
+                                      [r["measures"][k][m] for r in srecs]))
+    elif family == "grounding":
+        for m, label in GROUNDING_METRICS.items():
+            out.append(metric_row("grounding", m, None, dim, value_key,
+                                  [float(r["measures"][label]) for r in srecs]))
+        scited = [float(r["measures"]["fabricated_source"]) for r in srecs
+                  if r["measures"]["source_cited"] == 1]
+        out.append(metric_row("grounding", "conditional_fabrication_rate", None, dim, value_key,
+                              scited))
+    else:
+        for m, label in GENERATION_METRICS.items():
+            out.append(metric_row("generation", m, None, dim, value_key,
+                                  [float(r["measures"][label]) for r in srecs]))
+    return out
+
+
 def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
     marts: dict[str, list[dict]] = {}
     mv: list[dict] = []
@@ -625,10 +651,7 @@ def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
         wide.append(row)
     marts["retrieval_metrics"] = wide
     for dim, val, srecs in slices(recs):
-        for k in k_values:
-            for m in RETRIEVAL_METRICS:
-                mv.append(metric_row("retrieval", m, k, dim, val,
-                                     [r["measures"][k][m] for r in srecs]))
+        mv += slice_metric_values("retrieval", dim, val, srecs, k_values)
 
     # grounding
     recs = records["grounding"]
@@ -643,12 +666,7 @@ def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
                                                 for r in cited])
     marts["grounding_metrics"] = [row]
     for dim, val, srecs in slices(recs):
-        for m, label in GROUNDING_METRICS.items():
-            mv.append(metric_row("grounding", m, None, dim, val,
-                                 [float(r["measures"][label]) for r in srecs]))
-        scited = [float(r["measures"]["fabricated_source"]) for r in srecs
-                  if r["measures"]["source_cited"] == 1]
-        mv.append(metric_row("grounding", "conditional_fabrication_rate", None, dim, val, scited))
+        mv += slice_metric_values("grounding", dim, val, srecs, k_values)
 
     # generation
     recs = records["generation"]
@@ -659,9 +677,7 @@ def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
         row[m] = mean([float(r["measures"][label]) for r in resolved])
     marts["generation_metrics"] = [row]
     for dim, val, srecs in slices(recs):
-        for m, label in GENERATION_METRICS.items():
-            mv.append(metric_row("generation", m, None, dim, val,
-                                 [float(r["measures"][label]) for r in srecs]))
+        mv += slice_metric_values("generation", dim, val, srecs, k_values)
 
     marts["metric_values"] = mv
 

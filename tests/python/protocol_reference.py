@@ -1,0 +1,324 @@
+"""Independent Python reference for the ADR-001 protocol marts.
+
+Written from /work/shared/spec/CONTRACT.md ("Consensus", "Marts", "Agreement and tiers"),
+ADR-001, the README section "Agreement and the tiered labeling protocol" and the YAML
+descriptions of ``metric_values``, ``labeling_protocol``, ``labeling_drift`` and
+``annotator_quality`` -- never from the dbt SQL.  Validation, consensus and per-record measures
+come from ``reference.py``; tiers, votes and ``annotator_agreement`` from
+``agreement_reference.py``.
+
+Entry point: ``compute(seed_dir, null_mode=..., ...)`` returns a :class:`ProtocolReference`
+whose ``marts`` hold the expected rows of
+
+* ``metric_values_tier``: ``metric_values`` rows with ``slice_dimension = 'tier'``;
+* ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``.
+
+Readings taken where the documentation leaves room (``notes`` reports the cases where the
+data makes them matter)
+--------------------------------------------------------------------------------------------
+* Records of a family = records with an accepted row of a HUMAN annotator (voter or
+  adjudicator) in that family, i.e. records with a unit.  Their tier is the record's tier in
+  that family (agreement_reference.tiers).
+* ``labeling_protocol`` has a row for ``all`` and for each tier with at least one record of the
+  family (a family without records has no row).  The single-annotated records of the cost are
+  ``n_records - n_dual_annotated`` (records with fewer than two voters; a record whose only
+  human rows are an adjudicator's would count as single -- reported in ``notes``).
+* A record is dual-annotated when two or more distinct voters have votes on it (on any of its
+  units); it disagrees when a unit with two or more votes has a label whose votes differ.
+* ``labeling_drift``: units of tier_a records with two or more votes; the unit's instant is the
+  latest ``created_at`` (UTC instant) among its votes; its ISO week is that of the UTC date;
+  ``iso_week`` is written ``YYYY-Www`` (two-digit week).  Rates are compared with the
+  threshold exactly (``Fraction``); ``notes`` reports a rate where float comparison would
+  differ.  ``is_drift_alert`` is false when the previous calendar week has no row.
+* ``annotator_quality``: timestamps are naive UTC datetimes (microseconds; the seeds carry at
+  most six fraction digits -- more is reported in ``notes``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from pathlib import Path
+
+import agreement_reference as A
+import reference as R
+
+TIER_SLICES = ("tier_a", "tier_b")
+PROTOCOL_TIERS = ("tier_a", "tier_b", "all")
+
+DEFAULTS = {
+    "gold_share_target": "0.40",
+    "spot_check_rate_target": "0.10",
+    "single_annotation_cost": "0.16",
+    "dual_annotation_cost": "0.40",
+    "drift_disagreement_threshold": "0.12",
+    "agreement_alpha_target": "0.75",
+}
+
+METRIC_VALUES_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
+METRIC_VALUES_VALUES = ["value", "n_units", "ci_lower", "ci_upper"]
+PROTOCOL_KEY = ["task", "tier"]
+PROTOCOL_COLUMNS = ["task", "tier", "n_records", "share_of_records", "target_share_of_records",
+                    "n_dual_annotated", "n_disagreeing", "n_adjudicated", "n_pending",
+                    "dual_annotation_rate", "spot_check_rate_target", "n_labels_with_alpha",
+                    "min_krippendorff_alpha", "alpha_target", "meets_alpha_target",
+                    "labeling_cost"]
+DRIFT_KEY = ["task", "week_start"]
+DRIFT_COLUMNS = ["task", "iso_week", "week_start", "n_spot_checked_units",
+                 "n_disagreeing_units", "disagreement_rate", "previous_week_disagreement_rate",
+                 "drift_threshold", "is_above_threshold", "is_drift_alert"]
+QUALITY_KEY = ["task", "annotator_id"]
+QUALITY_COLUMNS = ["task", "annotator_id", "n_units", "n_label_votes", "positive_vote_rate",
+                   "n_shared_units", "n_pairwise_comparisons", "pairwise_agreement",
+                   "n_adjudicated_labels", "adjudication_agreement", "first_vote_at_utc",
+                   "last_vote_at_utc"]
+
+
+def _f(x):
+    return None if x is None else float(x)
+
+
+def _ratio(num, den):
+    return None if den == 0 else Fraction(num, den)
+
+
+def utc_datetime(instant: Fraction) -> datetime:
+    """Naive UTC datetime (microsecond precision, truncated) of an exact instant."""
+    secs = math.floor(instant)
+    micros = math.floor((instant - secs) * 1_000_000)
+    return datetime(1970, 1, 1) + timedelta(seconds=secs, microseconds=micros)
+
+
+def iso_week(instant: Fraction) -> tuple[str, object]:
+    """(``YYYY-Www``, Monday) of the ISO week holding the UTC date of ``instant``."""
+    d = datetime.fromtimestamp(math.floor(instant), UTC).date()
+    year, week, weekday = d.isocalendar()
+    return f"{year}-W{week:02d}", d - timedelta(days=weekday - 1)
+
+
+@dataclass
+class ProtocolReference:
+    ref: R.Reference
+    agr: A.AgreementReference
+    voter_rows: dict                # task -> unit -> {annotator: accepted Row}
+    marts: dict
+    notes: list = field(default_factory=list)
+
+
+def voter_rows(ref: R.Reference, agr: A.AgreementReference, task: str) -> dict:
+    """unit -> {voter: the accepted row that is the vote} (the rows behind agr.votes)."""
+    out: dict[tuple, dict] = defaultdict(dict)
+    for r in ref.rows[task]:
+        if r.status != "accepted":
+            continue
+        kind = ref.annotators.get(r.annotator_id, {}).get("annotator_kind", "HUMAN")
+        role = ref.annotators.get(r.annotator_id, {}).get("role", "annotator")
+        if kind == "HUMAN" and role == "annotator":
+            assert r.annotator_id not in out[r.unit]
+            out[r.unit][r.annotator_id] = r
+    out = dict(out)
+    # the same votes as agreement_reference
+    assert {u: set(v) for u, v in out.items()} == \
+        {u: set(v) for u, v in agr.votes[task].items()}, task
+    return out
+
+
+def _disagrees(votes: dict, labels) -> bool:
+    """votes: {annotator: {label: value}} of one unit -> some label's votes differ."""
+    return any(len({v[c] for v in votes.values()}) > 1 for c in labels)
+
+
+def tier_metric_values(ref: R.Reference, agr: A.AgreementReference) -> list[dict]:
+    out = []
+    k_values = ref.params["k_values"]
+    for task in R.TASKS:
+        resolved = [(rid, rec) for rid, rec in ref.records[task].items() if rec["resolved"]]
+        for tier in TIER_SLICES:
+            srecs = [rec for rid, rec in resolved if agr.tiers[task][rid] == tier]
+            if srecs:
+                out += R.slice_metric_values(task, "tier", tier, srecs, k_values)
+    return out
+
+
+def labeling_protocol(ref, agr, vrows, params, notes) -> list[dict]:
+    out = []
+    alpha_target = Fraction(params["agreement_alpha_target"])
+    agreement = defaultdict(list)      # (task, tier) -> alphas (non-null)
+    for row in agr.marts["annotator_agreement"]:
+        if row["krippendorff_alpha"] is not None:
+            agreement[(row["task"], row["tier"])].append(row["krippendorff_alpha"])
+    for task, spec in R.TASKS.items():
+        labels = spec["labels"]
+        units_of: dict[str, list] = defaultdict(list)
+        for u in ref.units[task]:
+            units_of[u[0]].append(u)
+        recs: dict[str, dict] = {}
+        for rid in ref.records[task]:
+            units = units_of[rid]
+            voters = {a for u in units for a in vrows[task].get(u, {})}
+            methods = {m for u in units for m in ref.units[task][u]["method"].values()}
+            recs[rid] = {
+                "tier": agr.tiers[task][rid],
+                "dual": len(voters) >= 2,
+                "no_voter": not voters,
+                "disagreeing": any(len(agr.votes[task].get(u, {})) >= 2
+                                   and _disagrees(agr.votes[task][u], labels) for u in units),
+                "adjudicated": "adjudicated" in methods,
+                "pending": "tied" in methods,
+            }
+        n_family = len(recs)
+        if n_family == 0:
+            continue
+        for tier in PROTOCOL_TIERS:
+            sel = [r for r in recs.values() if tier == "all" or r["tier"] == tier]
+            n = len(sel)
+            if n == 0:
+                notes.append(f"labeling_protocol {task} {tier}: no record (no row expected)")
+                continue
+            if any(r["no_voter"] for r in sel):
+                notes.append(f"labeling_protocol {task} {tier}: "
+                             f"{sum(r['no_voter'] for r in sel)} record(s) without a voter "
+                             f"counted as single-annotated in labeling_cost")
+            dual = sum(r["dual"] for r in sel)
+            alphas = agreement.get((task, tier), [])
+            target = {"tier_a": 1 - Fraction(params["gold_share_target"]),
+                      "tier_b": Fraction(params["gold_share_target"]), "all": Fraction(1)}[tier]
+            cost = (n - dual) * Fraction(params["single_annotation_cost"]) + \
+                dual * Fraction(params["dual_annotation_cost"])
+            out.append({
+                "task": task, "tier": tier, "n_records": n,
+                "share_of_records": _f(Fraction(n, n_family)),
+                "target_share_of_records": _f(target),
+                "n_dual_annotated": dual,
+                "n_disagreeing": sum(r["disagreeing"] for r in sel),
+                "n_adjudicated": sum(r["adjudicated"] for r in sel),
+                "n_pending": sum(r["pending"] for r in sel),
+                "dual_annotation_rate": _f(Fraction(dual, n)),
+                "spot_check_rate_target": _f(Fraction(params["spot_check_rate_target"]))
+                if tier == "tier_a" else None,
+                "n_labels_with_alpha": len(alphas),
+                "min_krippendorff_alpha": min(alphas) if alphas else None,
+                "alpha_target": _f(alpha_target),
+                # alphas are floats of exact fractions; the exact comparison is
+                # annotator_agreement.meets_target of the reference
+                "meets_alpha_target": None if not alphas else all(
+                    row["meets_target"] for row in agr.marts["annotator_agreement"]
+                    if row["task"] == task and row["tier"] == tier
+                    and row["krippendorff_alpha"] is not None),
+                "labeling_cost": _f(cost),
+            })
+    return out
+
+
+def labeling_drift(agr, vrows, params, notes) -> list[dict]:
+    out = []
+    threshold = Fraction(params["drift_disagreement_threshold"])
+    for task, spec in R.TASKS.items():
+        weeks: dict[object, dict] = {}
+        for unit, rows in vrows[task].items():
+            if len(rows) < 2 or agr.tiers[task][unit[0]] != "tier_a":
+                continue
+            label, monday = iso_week(max(r.instant for r in rows.values()))
+            w = weeks.setdefault(monday, {"iso_week": label, "n": 0, "d": 0})
+            assert w["iso_week"] == label
+            w["n"] += 1
+            w["d"] += _disagrees(agr.votes[task][unit], spec["labels"])
+        for monday, w in sorted(weeks.items()):
+            rate = Fraction(w["d"], w["n"])
+            prev = weeks.get(monday - timedelta(days=7))
+            prev_rate = None if prev is None else Fraction(prev["d"], prev["n"])
+            above = rate > threshold
+            if above != (float(rate) > float(threshold)):
+                notes.append(f"labeling_drift {task} {w['iso_week']}: rate {rate} is above the "
+                             f"threshold exactly but not in floating point (or vice versa)")
+            out.append({
+                "task": task, "iso_week": w["iso_week"], "week_start": monday,
+                "n_spot_checked_units": w["n"], "n_disagreeing_units": w["d"],
+                "disagreement_rate": _f(rate), "previous_week_disagreement_rate": _f(prev_rate),
+                "drift_threshold": _f(threshold), "is_above_threshold": above,
+                "is_drift_alert": bool(above and prev_rate is not None and prev_rate > threshold),
+            })
+    return out
+
+
+def annotator_quality(ref, agr, vrows, notes) -> list[dict]:
+    out = []
+    for task, spec in R.TASKS.items():
+        labels = spec["labels"]
+        per: dict[str, dict] = defaultdict(lambda: {
+            "units": 0, "ones": 0, "shared": 0, "pairs": 0, "pairs_equal": 0, "adj": 0,
+            "adj_equal": 0, "instants": []})
+        for unit, rows in vrows[task].items():
+            votes = agr.votes[task][unit]
+            cons = ref.units[task][unit]
+            for a, row in rows.items():
+                p = per[a]
+                p["units"] += 1
+                p["instants"].append(row.instant)
+                p["ones"] += sum(votes[a][c] for c in labels)
+                others = [b for b in votes if b != a]
+                if others:
+                    p["shared"] += 1
+                for c in labels:
+                    for b in others:
+                        p["pairs"] += 1
+                        p["pairs_equal"] += votes[a][c] == votes[b][c]
+                    if cons["method"][c] == "adjudicated":
+                        p["adj"] += 1
+                        p["adj_equal"] += votes[a][c] == cons["labels"][c]
+        for a, p in sorted(per.items()):
+            for t in p["instants"]:
+                if (t * 1_000_000).denominator != 1:
+                    notes.append(f"annotator_quality {task} {a}: sub-microsecond timestamp")
+            n_votes = p["units"] * len(labels)
+            out.append({
+                "task": task, "annotator_id": a, "n_units": p["units"],
+                "n_label_votes": n_votes,
+                "positive_vote_rate": _f(_ratio(p["ones"], n_votes)),
+                "n_shared_units": p["shared"], "n_pairwise_comparisons": p["pairs"],
+                "pairwise_agreement": _f(_ratio(p["pairs_equal"], p["pairs"])),
+                "n_adjudicated_labels": p["adj"],
+                "adjudication_agreement": _f(_ratio(p["adj_equal"], p["adj"])),
+                "first_vote_at_utc": utc_datetime(min(p["instants"])),
+                "last_vote_at_utc": utc_datetime(max(p["instants"])),
+            })
+    return out
+
+
+def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject",
+            ref: R.Reference | None = None, agr: A.AgreementReference | None = None,
+            **params) -> ProtocolReference:
+    """``params``: overrides of DEFAULTS (decimal strings)."""
+    unknown = set(params) - set(DEFAULTS)
+    if unknown:
+        raise TypeError(f"unknown parameters {sorted(unknown)}")
+    p = {**DEFAULTS, **{k: str(v) for k, v in params.items()}}
+    seed_dir = Path(seed_dir)
+    if ref is None:
+        ref = R.compute(seed_dir, null_mode=null_mode, constraint_policy=constraint_policy)
+    if agr is None:
+        agr = A.compute(seed_dir, null_mode=null_mode, ref=ref,
+                        agreement_alpha_target=float(p["agreement_alpha_target"]))
+    vrows = {task: voter_rows(ref, agr, task) for task in R.TASKS}
+    notes: list[str] = []
+    marts = {
+        "metric_values_tier": tier_metric_values(ref, agr),
+        "labeling_protocol": labeling_protocol(ref, agr, vrows, p, notes),
+        "labeling_drift": labeling_drift(agr, vrows, p, notes),
+        "annotator_quality": annotator_quality(ref, agr, vrows, notes),
+    }
+    return ProtocolReference(ref, agr, vrows, marts, notes)
+
+
+if __name__ == "__main__":  # pragma: no cover - manual inspection helper
+    import sys
+
+    pr = compute(sys.argv[1])
+    for name, rows in pr.marts.items():
+        print(name)
+        for row in rows:
+            print("  ", {k: v for k, v in row.items()})
+    print("notes:", pr.notes)

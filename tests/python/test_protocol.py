@@ -1,0 +1,496 @@
+"""ADR-001 protocol marts against an independent reference (protocol_reference.py):
+
+* ``metric_values`` rows with ``slice_dimension = 'tier'``;
+* ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``.
+
+Scenarios, built once for this module by two ``dbt build`` subprocesses (only the four marts
+and their parents, no data/unit tests); the second starts as soon as the first has parsed the
+project, from its partial-parse file, and the two then run in parallel:
+
+* ``sample``    the project's own seeds (records.csv included), copied at build time;
+* ``generated`` agreement_reference.generate_scenario() (the scenario test_agreement.py
+                builds): 1-4 voters per unit, adjudications, every routing rule, records
+                absent from records.csv, records whose only human rows are an adjudicator's,
+                timestamps with offsets.
+
+test_agreement.py's module fixture builds only the agreement marts, so it cannot be shared
+without changing that module; this one reuses its seed generator and the conftest helpers.
+Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import agreement_reference as A
+import conftest as C
+import generate as G
+import protocol_reference as P
+import pytest
+import reference as R
+
+TOL = 1e-9
+SCENARIOS = ["sample", "generated"]
+MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_quality"]
+BUILD_SELECTION = ["--select"] + [f"+{m}" for m in MARTS] + \
+    ["--exclude", "resource_type:test", "resource_type:unit_test"]
+
+
+# =========================================================================== builds
+
+class ProtocolBuild:
+    """One ``dbt build`` subprocess of a scenario (``start``, then ``finish``).
+
+    The database path is relative (``ragmart.duckdb`` in the build's own working directory),
+    so every build has the same profile and a build can start from another build's
+    ``partial_parse.msgpack`` (dbt re-parses what differs, here the seed files, and falls back
+    to a full parse when the file does not fit)."""
+
+    def __init__(self, name: str, tmp: Path, seed_dir: Path | None):
+        self.name = name
+        self.tmp = tmp
+        self.project = C.prepare_project(tmp, seed_dir)
+        self.seed_dir = self.project / "seeds"       # what dbt loads (a copy, taken now)
+        self.db = tmp / "ragmart.duckdb"
+        self.error = None
+        self.marts: dict | None = None
+        self.node_results: list = []
+        self.null_mode = None
+        self.loader_problem = None
+        self._pr = None
+        self.proc = None
+        self.log = None
+
+    @property
+    def parse_cache(self) -> Path:
+        return self.project / "target" / "partial_parse.msgpack"
+
+    def start(self, parse_cache: Path | None = None) -> None:
+        if parse_cache is not None and parse_cache.exists():
+            self.parse_cache.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(parse_cache, self.parse_cache)
+        env = dict(os.environ, RAGMART_DUCKDB_PATH=self.db.name)
+        dbt = Path(sys.executable).parent / "dbt"
+        cmd = ([str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]) + \
+            C.dbt_args(self.project, C.Scenario(self.name, extra_args=BUILD_SELECTION))
+        self.log = open(self.tmp / "dbt_stdout.log", "w")  # noqa: SIM115 - closed in finish()
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     cwd=self.tmp)
+
+    def wait_for_parse(self, timeout: float = 120) -> Path | None:
+        """The parse cache once this build has written it (None if it never does)."""
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            size = self.parse_cache.stat().st_size if self.parse_cache.exists() else None
+            if size and size == last:
+                return self.parse_cache
+            if self.proc.poll() is not None:
+                return self.parse_cache if self.parse_cache.exists() else None
+            last = size
+            time.sleep(0.25)
+        return None
+
+    def finish(self) -> None:
+        try:
+            self.proc.wait(timeout=600)
+        finally:
+            self.log.close()
+        if self.proc.returncode not in (0, 1):
+            self.error = (f"dbt exited with {self.proc.returncode}: "
+                          f"{(self.tmp / 'dbt_stdout.log').read_text()[-3000:]}")
+        self.node_results = C.read_run_results(self.project)
+        if not self.db.exists():
+            self.error = self.error or f"no database at {self.db}"
+            return
+        import duckdb
+
+        con = duckdb.connect(str(self.db), read_only=True)
+        try:
+            where: dict[str, list[str]] = {}
+            for schema, name in con.execute(
+                    "select table_schema, table_name from information_schema.tables").fetchall():
+                where.setdefault(name, []).append(schema)
+
+            def read(name):
+                schemas = where.get(name)
+                if not schemas:
+                    return None
+                schema = "main" if "main" in schemas else schemas[0]
+                cur = con.execute(f'select * from "{schema}"."{name}"')
+                return [d[0] for d in cur.description], cur.fetchall()
+
+            self.marts = {}
+            for m in MARTS:
+                got = read(m)
+                if got is not None:
+                    cols, rows = got
+                    self.marts[m] = (cols, [dict(zip(cols, map(C._py, r))) for r in rows])
+            seeds = {}
+            for s in [f[:-4] for f in C.SEED_FILES] + ["records"]:
+                got = read(s)
+                if got is not None:
+                    seeds[s] = got
+        finally:
+            con.close()
+        self.null_mode, self.loader_problem = C.detect_null_mode(self.seed_dir, seeds)
+
+    @property
+    def pr(self) -> P.ProtocolReference:
+        if self._pr is None:
+            self._pr = P.compute(self.seed_dir, null_mode=self.null_mode or "agate")
+        return self._pr
+
+
+@pytest.fixture(scope="module")
+def protocol_builds(tmp_path_factory):
+    have = {p.name for p in C.project_seed_csvs()}
+    builds: dict[str, ProtocolBuild] = {}
+    try:
+        # the generated build starts from the sample build's parse (about half of a build)
+        if all(f in have for f in C.SEED_FILES + ["records.csv"]):
+            builds["sample"] = ProtocolBuild("sample", tmp_path_factory.mktemp("proto_sample"),
+                                             None)
+            builds["sample"].start()
+        gen_dir = A.generate_scenario(tmp_path_factory.mktemp("proto_generated_seeds"))
+        builds["generated"] = ProtocolBuild("generated",
+                                            tmp_path_factory.mktemp("proto_generated"), gen_dir)
+        builds["generated"].start(builds["sample"].wait_for_parse() if "sample" in builds
+                                  else None)
+        for b in builds.values():
+            b.finish()
+        yield builds
+    finally:
+        for b in builds.values():
+            if b.proc is not None and b.proc.poll() is None:
+                b.proc.kill()
+
+
+def _built(builds, name) -> ProtocolBuild:
+    if name not in builds:
+        pytest.skip(f"the project's sample seeds are incomplete in {C.PROJECT / 'seeds'}")
+    b = builds[name]
+    assert b.error is None, f"[{name}] {b.error}"
+    failed = [r for r in b.node_results if r["resource_type"] in ("model", "seed")
+              and r["status"] not in ("success", "pass")]
+    assert not failed, f"[{name}] nodes did not succeed: " + "; ".join(
+        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:300]}" for r in failed[:8])
+    assert b.marts is not None
+    return b
+
+
+# =========================================================================== comparison
+
+def _norm(v):
+    if isinstance(v, datetime) and v.tzinfo is not None:
+        return v.astimezone(UTC).replace(tzinfo=None)
+    return v
+
+
+def _same(a, b) -> bool:
+    a, b = _norm(a), _norm(b)
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (str, date)) or isinstance(b, (str, date)):
+        return type(a) is type(b) and a == b
+    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
+        return False
+    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+
+
+def _key(v):
+    v = _norm(v)
+    return v.isoformat() if isinstance(v, date) else v
+
+
+def _diff(name, mart, key_cols, val_cols, expected, got, hint=None, limit=40):
+    problems = []
+    exp = {tuple(_key(r[c]) for c in key_cols): r for r in expected}
+    act: dict[tuple, dict] = {}
+    for r in got:
+        k = tuple(_key(r.get(c)) for c in key_cols)
+        if k in act:
+            problems.append(f"duplicate row {k}")
+        act[k] = r
+    for k in sorted(set(exp) - set(act), key=str):
+        problems.append(f"missing row {k}: expected { {c: exp[k][c] for c in val_cols} }")
+    for k in sorted(set(act) - set(exp), key=str):
+        problems.append(f"unexpected row {k}: got { {c: act[k].get(c) for c in val_cols} }")
+    for k in sorted(set(exp) & set(act), key=str):
+        for c in val_cols:
+            if not _same(exp[k][c], act[k].get(c)):
+                extra = hint(k, c, act[k]) if hint else ""
+                problems.append(f"{k} {c}: expected {exp[k][c]!r}, got {act[k].get(c)!r}{extra}")
+    if problems:
+        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
+        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
+                    + "\n  ".join(problems[:limit]) + more)
+
+
+def _values(cols, key):
+    return [c for c in cols if c not in key]
+
+
+# =========================================================================== mart tests
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_build_and_columns(protocol_builds, name):
+    b = _built(protocol_builds, name)
+    assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
+    for mart, cols in (("metric_values", R.MART_COLUMNS["metric_values"]),
+                       ("labeling_protocol", P.PROTOCOL_COLUMNS),
+                       ("labeling_drift", P.DRIFT_COLUMNS),
+                       ("annotator_quality", P.QUALITY_COLUMNS)):
+        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db}"
+        missing = [c for c in cols if c not in b.marts[mart][0]]
+        assert not missing, f"[{name}] {mart} lacks {missing}"
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_reference_is_unambiguous(protocol_builds, name):
+    b = _built(protocol_builds, name)
+    assert b.pr.agr.ambiguities == [], b.pr.agr.ambiguities
+    # the only reading the data exercises: records without a voter (cost counts them single)
+    others = [n for n in b.pr.notes if "without a voter" not in n]
+    assert others == [], others
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_metric_values_tier_slice(protocol_builds, name):
+    b = _built(protocol_builds, name)
+    got = [r for r in b.marts["metric_values"][1] if r["slice_dimension"] == "tier"]
+    _diff(name, "metric_values (slice_dimension = 'tier')", P.METRIC_VALUES_KEY,
+          P.METRIC_VALUES_VALUES, b.pr.marts["metric_values_tier"], got)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_labeling_protocol(protocol_builds, name):
+    b = _built(protocol_builds, name)
+    pr = b.pr
+    no_voter = {}
+    for row in pr.marts["labeling_protocol"]:
+        task, tier = row["task"], row["tier"]
+        no_voter[(task, tier)] = sum(
+            1 for rid in pr.ref.records[task]
+            if (tier == "all" or pr.agr.tiers[task][rid] == tier)
+            and not any(u[0] == rid for u in pr.voter_rows[task]))
+
+    def hint(key, col, got):
+        if col != "labeling_cost" or not no_voter.get(key):
+            return ""
+        dual, n = got.get("n_dual_annotated") or 0, got.get("n_records") or 0
+        alt = (n - dual - no_voter[key]) * 0.16 + dual * 0.40
+        return (f" ({no_voter[key]} record(s) without a voter; counting them as not "
+                f"single-annotated gives {alt:.6g})")
+
+    _diff(name, "labeling_protocol", P.PROTOCOL_KEY,
+          _values(P.PROTOCOL_COLUMNS, P.PROTOCOL_KEY), pr.marts["labeling_protocol"],
+          b.marts["labeling_protocol"][1], hint)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_labeling_drift(protocol_builds, name):
+    b = _built(protocol_builds, name)
+    _diff(name, "labeling_drift", P.DRIFT_KEY, _values(P.DRIFT_COLUMNS, P.DRIFT_KEY),
+          b.pr.marts["labeling_drift"], b.marts["labeling_drift"][1])
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_annotator_quality(protocol_builds, name):
+    b = _built(protocol_builds, name)
+    _diff(name, "annotator_quality", P.QUALITY_KEY, _values(P.QUALITY_COLUMNS, P.QUALITY_KEY),
+          b.pr.marts["annotator_quality"], b.marts["annotator_quality"][1])
+
+
+def test_generated_scenario_covers_the_cases(protocol_builds):
+    """The generated data exercises what the comparisons are meant to cover."""
+    pr = _built(protocol_builds, "generated").pr
+    mv = {(r["family"], r["slice_value"]) for r in pr.marts["metric_values_tier"]}
+    assert mv == {(t, tier) for t in R.TASKS for tier in P.TIER_SLICES}
+    protocol = pr.marts["labeling_protocol"]
+    assert {(r["task"], r["tier"]) for r in protocol} == \
+        {(t, tier) for t in R.TASKS for tier in P.PROTOCOL_TIERS}
+    for col in ("n_dual_annotated", "n_disagreeing", "n_adjudicated", "n_pending"):
+        assert all(r[col] > 0 for r in protocol), col
+    drift = pr.marts["labeling_drift"]
+    assert {r["is_drift_alert"] for r in drift} == {True, False}
+    assert any(r["previous_week_disagreement_rate"] is None for r in drift)
+    quality = pr.marts["annotator_quality"]
+    assert any(r["annotator_id"] == "ext_guest" for r in quality)    # not in annotators.csv
+    assert all(r["n_adjudicated_labels"] > 0 for r in quality)
+    assert any(r["first_vote_at_utc"].microsecond for r in quality)
+    # units whose latest vote is on another calendar day in UTC than as written (offsets)
+    shifted = 0
+    for task in R.TASKS:
+        for rows in pr.voter_rows[task].values():
+            last = max(rows.values(), key=lambda r: r.instant)
+            written = date.fromisoformat(last.created_at.strip()[:10])
+            shifted += written != P.utc_datetime(last.instant).date()
+    assert shifted > 0
+
+
+# =========================================================================== the reference
+
+def test_reference_matches_readme_worked_example():
+    """The README's worked example (sample data), recomputed by the reference."""
+    have = {p.name for p in C.project_seed_csvs()}
+    if not all(f in have for f in C.SEED_FILES + ["records.csv"]):
+        pytest.skip("the project's sample seeds are incomplete")
+    pr = P.compute(C.PROJECT / "seeds")
+    rows = {r["tier"]: r for r in pr.marts["labeling_protocol"] if r["task"] == "retrieval"}
+    readme = {  # n_records share n_dual n_adjudicated n_pending dual_rate min_alpha cost
+        "all": (68, 1.0, 33, 10, 3, 0.485, 0.583, 18.8),
+        "tier_a": (41, 0.603, 6, 2, 0, 0.146, 0.773, 8.0),
+        "tier_b": (27, 0.397, 27, 8, 3, 1.0, 0.579, 10.8),
+    }
+    for tier, want in readme.items():
+        r = rows[tier]
+        got = (r["n_records"], round(r["share_of_records"], 3), r["n_dual_annotated"],
+               r["n_adjudicated"], r["n_pending"], round(r["dual_annotation_rate"], 3),
+               round(r["min_krippendorff_alpha"], 3), round(r["labeling_cost"], 2))
+        assert got == want, (tier, got, want)
+    drift = {r["iso_week"]: r for r in pr.marts["labeling_drift"] if r["task"] == "retrieval"}
+    assert round(drift["2025-W13"]["disagreement_rate"], 2) == 0.33
+    assert drift["2025-W14"]["disagreement_rate"] == pytest.approx(0.4)
+    assert drift["2025-W14"]["is_drift_alert"] is True
+    assert [w for w, r in drift.items() if r["is_drift_alert"]] == ["2025-W14"]
+    ndcg = {r["slice_value"]: r for r in pr.marts["metric_values_tier"]
+            if r["metric"] == "ndcg" and r["k"] == 5}
+    assert tuple(round(ndcg["tier_b"][c], 3) for c in ("value", "ci_lower", "ci_upper")) == \
+        (0.810, 0.721, 0.900)
+    assert tuple(round(ndcg["tier_a"][c], 3) for c in ("value", "ci_lower", "ci_upper")) == \
+        (0.783, 0.685, 0.881)
+
+
+@pytest.mark.parametrize("stamp,week,monday", [
+    ("2025-03-30T23:30:00-02:00", "2025-W14", date(2025, 3, 31)),   # Sunday local, Monday UTC
+    ("2025-03-31T00:30:00+02:00", "2025-W13", date(2025, 3, 24)),   # Monday local, Sunday UTC
+    ("2024-12-30T12:00:00Z", "2025-W01", date(2024, 12, 30)),       # ISO year != calendar year
+    ("2021-01-03T12:00:00", "2020-W53", date(2020, 12, 28)),
+    ("2025-03-03 00:00:00.5", "2025-W10", date(2025, 3, 3)),
+])
+def test_iso_week(stamp, week, monday):
+    assert P.iso_week(R.parse_timestamp(stamp)) == (week, monday)
+
+
+def test_utc_datetime():
+    assert P.utc_datetime(R.parse_timestamp("2025-03-01T10:15:00.123456+01:00")) == \
+        datetime(2025, 3, 1, 9, 15, 0, 123456)
+
+
+def _gen_row(rec, ann, when, helpful="true", incomplete="false"):
+    return {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
+            "created_at": when, "query": "q", "answer": "a", "proper_action": "true",
+            "response_on_topic": "true", "helpful": helpful, "incomplete": incomplete,
+            "unsafe_content": "false"}
+
+
+def test_reference_by_hand(tmp_path):
+    """A tiny generation export worked out by hand (no dbt)."""
+    rows = [
+        # r1 (tier_a explicit): h1, h2 agree; latest vote Mon 2025-03-03 (W10)
+        _gen_row("r1", "h1", "2025-03-02T10:00:00Z"), _gen_row("r1", "h2", "2025-03-03T09:00:00Z"),
+        # r2 (tier_a): disagree on helpful; latest vote Sunday 23:30 -02:00 = Mon 01:30 UTC (W11)
+        _gen_row("r2", "h1", "2025-03-09T10:00:00Z", "true"),
+        _gen_row("r2", "h2", "2025-03-09T23:30:00-02:00", "false"),
+        # r3 (tier_a): disagree, adjudicated (helpful = false); votes in W11
+        _gen_row("r3", "h1", "2025-03-12T10:00:00Z", "true"),
+        _gen_row("r3", "h2", "2025-03-12T11:00:00Z", "false"),
+        _gen_row("r3", "adj", "2025-03-20T11:00:00Z", "false"),
+        # r4 (tier_a): disagree, three weeks later (W14: previous week has no row)
+        _gen_row("r4", "h1", "2025-03-31T10:00:00Z", "true", "true"),
+        _gen_row("r4", "h2", "2025-03-31T11:00:00Z", "true", "false"),
+        # r5 (absent from records, one voter -> tier_a), an LLM row does not count
+        _gen_row("r5", "h1", "2025-03-31T10:00:00Z"), _gen_row("r5", "llm", "2025-03-31T10:00:00Z"),
+        # r6 (tier_b by task type): h1, h2 tie on helpful -> pending
+        _gen_row("r6", "h1", "2025-03-05T10:00:00Z", "true"),
+        _gen_row("r6", "h2", "2025-03-05T10:00:00Z", "false"),
+        # r7 (tier_b explicit): the adjudicator only -> no voter
+        _gen_row("r7", "adj", "2025-03-05T10:00:00Z"),
+    ]
+    G._write(tmp_path / "retrieval_annotations.csv", G.RET_COLS, [])
+    G._write(tmp_path / "grounding_annotations.csv", G.GRD_COLS, [])
+    G._write(tmp_path / "generation_annotations.csv", G.GEN_COLS, rows)
+    with open(tmp_path / "annotators.csv", "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
+        w.writerows([("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
+                     ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
+    with open(tmp_path / "records.csv", "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(A.RECORD_COLS)
+        w.writerows([("r1", "", "", "", "tier_a"), ("r2", "summarization", "0.1", "", ""),
+                     ("r3", "", "", "", "tier_a"), ("r4", "", "", "", ""),
+                     ("r6", "factual_qa", "", "", ""), ("r7", "", "", "", "tier_b")])
+    pr = P.compute(tmp_path)
+    assert pr.notes == ["labeling_protocol generation tier_b: 1 record(s) without a voter "
+                        "counted as single-annotated in labeling_cost",
+                        "labeling_protocol generation all: 1 record(s) without a voter "
+                        "counted as single-annotated in labeling_cost"]
+    prot = {r["tier"]: r for r in pr.marts["labeling_protocol"]}
+    assert set(prot) == {"tier_a", "tier_b", "all"}
+    a, b, al = prot["tier_a"], prot["tier_b"], prot["all"]
+    # tier_a: r1-r5 (5 records), dual r1-r4, disagreeing r2-r4, adjudicated r3, pending r2
+    # (helpful tied) and r4 (incomplete tied)
+    assert (a["n_records"], a["n_dual_annotated"], a["n_disagreeing"], a["n_adjudicated"],
+            a["n_pending"]) == (5, 4, 3, 1, 2)
+    assert a["share_of_records"] == pytest.approx(5 / 7)
+    assert a["dual_annotation_rate"] == pytest.approx(0.8)
+    assert a["labeling_cost"] == pytest.approx(1 * 0.16 + 4 * 0.40)
+    assert (a["target_share_of_records"], a["spot_check_rate_target"]) == (0.6, 0.1)
+    # tier_b: r6 (dual, disagreeing, pending) and r7 (adjudicated, no voter)
+    assert (b["n_records"], b["n_dual_annotated"], b["n_disagreeing"], b["n_adjudicated"],
+            b["n_pending"], b["spot_check_rate_target"]) == (2, 1, 1, 1, 1, None)
+    assert b["labeling_cost"] == pytest.approx(0.16 + 0.40)
+    assert (al["n_records"], al["n_dual_annotated"], al["target_share_of_records"]) == (7, 5, 1.0)
+    # alpha, helpful: tier_a units r1 (1,1) r2 (1,0) r3 (1,0) r4 (1,1): n = 8, n_1 = 6,
+    # n_0 = 2 -> 1 - 7 * (2 + 2) / 24 = -1/6; incomplete: r4 (1,0), others (0,0):
+    # n_1 = 1, n_0 = 7 -> 1 - 7 * 2 / 14 = 0; other labels all 1 or all 0 -> null
+    assert a["n_labels_with_alpha"] == 2
+    assert a["min_krippendorff_alpha"] == pytest.approx(-1 / 6)
+    assert a["meets_alpha_target"] is False
+    # tier_b: r6 (1,0) only -> helpful alpha 1 - 1 * 2 / 2 = 0
+    assert (b["n_labels_with_alpha"], b["min_krippendorff_alpha"]) == (1, 0.0)
+    # drift: W10 r1 (0/1), W11 r2 r3 (2/2), W14 r4 (1/1, previous week W13 absent)
+    drift = [(r["iso_week"], r["n_spot_checked_units"], r["n_disagreeing_units"],
+              r["previous_week_disagreement_rate"], r["is_above_threshold"], r["is_drift_alert"])
+             for r in pr.marts["labeling_drift"]]
+    assert drift == [("2025-W10", 1, 0, None, False, False),
+                     ("2025-W11", 2, 2, 0.0, True, False),
+                     ("2025-W14", 1, 1, None, True, False)]
+    q = {r["annotator_id"]: r for r in pr.marts["annotator_quality"]}
+    assert set(q) == {"h1", "h2"}
+    h1 = q["h1"]
+    # h1 votes on r1 r2 r3 r4 r5 r6: 6 units x 5 labels; ones: proper_action, on_topic on all
+    # 6 (12), helpful on all 6 (6), incomplete on r4 (1) -> 19 / 30
+    assert (h1["n_units"], h1["n_label_votes"]) == (6, 30)
+    assert h1["positive_vote_rate"] == pytest.approx(19 / 30)
+    # shared units r1 r2 r3 r4 r6, one other voter each: 25 comparisons; unequal: helpful on
+    # r2 r3 r6, incomplete on r4 -> 21 / 25
+    assert (h1["n_shared_units"], h1["n_pairwise_comparisons"]) == (5, 25)
+    assert h1["pairwise_agreement"] == pytest.approx(21 / 25)
+    # adjudicated: r3, 5 labels; h1 differs on helpful -> 4 / 5
+    assert (h1["n_adjudicated_labels"], h1["adjudication_agreement"]) == (5, pytest.approx(0.8))
+    assert q["h2"]["adjudication_agreement"] == 1.0
+    assert h1["first_vote_at_utc"] == datetime(2025, 3, 2, 10, 0)
+    assert h1["last_vote_at_utc"] == datetime(2025, 3, 31, 10, 0)
+    assert q["h2"]["last_vote_at_utc"] == datetime(2025, 3, 31, 11, 0)
+    # metric_values tier slice: tier_a resolved r1, r3, r5 (helpful 1, 0 adjudicated, 1);
+    # tier_b resolved r7 only (the adjudicator's helpful = 1; r6 is tied)
+    mv = {(r["metric"], r["slice_value"]): r for r in pr.marts["metric_values_tier"]}
+    assert (mv[("helpfulness_rate", "tier_a")]["n_units"],
+            mv[("helpfulness_rate", "tier_a")]["value"]) == (3, pytest.approx(2 / 3))
+    assert (mv[("helpfulness_rate", "tier_b")]["n_units"],
+            mv[("helpfulness_rate", "tier_b")]["value"]) == (1, 1.0)
+    assert mv[("helpfulness_rate", "tier_a")]["ci_lower"] == \
+        pytest.approx(R.wilson(2 / 3, 3)[0])
