@@ -28,7 +28,10 @@
     row_number() over (partition by {{ partition_by }} order by {{ grade }} desc)
 {%- endmacro %}
 
-{#- Normalised DCG: DCG / IDCG, and 0 when IDCG is 0 (CONTRACT.md). -#}
+{#-
+    Normalised DCG: DCG / IDCG, and 0 when IDCG is 0 (CONTRACT.md). DCG never exceeds IDCG; the
+    cap at 1 only absorbs floating-point rounding when both are sums of the same terms in another order.
+-#}
 {% macro ragmart_ndcg(dcg, idcg) -%}
-    case when {{ idcg }} > 0 then {{ dcg }} / {{ idcg }} else 0.0 end
+    case when {{ idcg }} > 0 then least({{ dcg }} / {{ idcg }}, 1.0) else 0.0 end
 {%- endmacro %}

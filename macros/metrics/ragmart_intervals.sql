@@ -4,14 +4,23 @@
 -#}
 {% macro ragmart_wilson_bound(proportion, n, side, z=1.96) -%}
     {%- set sign = '-' if side == 'lower' else '+' -%}
+    {%- set formula -%}
+        (
+            {{ proportion }} + {{ z * z }} / (2.0 * {{ n }})
+            {{ sign }} {{ z }} * sqrt(
+                {{ proportion }} * (1 - {{ proportion }}) / {{ n }} + {{ z * z }} / (4.0 * {{ n }} * {{ n }})
+            )
+        ) / (1 + {{ z * z }} / {{ n }})
+    {%- endset -%}
+    {#- The Wilson interval always contains the estimate and lies in [0, 1]; the clamps only absorb
+        floating-point rounding (e.g. a lower bound of 3e-18 instead of 0 when the estimate is 0). -#}
     case
         when {{ n }} > 0 then
-            (
-                {{ proportion }} + {{ z * z }} / (2.0 * {{ n }})
-                {{ sign }} {{ z }} * sqrt(
-                    {{ proportion }} * (1 - {{ proportion }}) / {{ n }} + {{ z * z }} / (4.0 * {{ n }} * {{ n }})
-                )
-            ) / (1 + {{ z * z }} / {{ n }})
+            {% if side == 'lower' -%}
+            greatest(0.0, least({{ proportion }}, {{ formula }}))
+            {%- else -%}
+            least(1.0, greatest({{ proportion }}, {{ formula }}))
+            {%- endif %}
     end
 {%- endmacro %}
 

@@ -1,7 +1,8 @@
 {#-
     The select list that reads an input (ragmart_input_relation): every column of the task's export
-    (ADR 0005), as text. A missing optional column reads as null; a missing required column stops
-    the run with a message that names it. Extra columns are ignored.
+    (ADR 0005), as text, an empty value as null (whatever the loader or file format made of it).
+    A missing optional column reads as null; a missing required column stops the run with a
+    message that names it. Extra columns are ignored.
 -#}
 {% macro ragmart_export_select(task) -%}
     {%- set expected = ragmart_export_columns(task) -%}
@@ -29,7 +30,7 @@
     {%- endif -%}
     {%- for column in expected %}
         {% if not execute or column.name in present -%}
-            cast({{ adapter.quote(column.name) }} as {{ dbt.type_string() }})
+            nullif(cast({{ adapter.quote(column.name) }} as {{ dbt.type_string() }}), '')
         {%- else -%}
             cast(null as {{ dbt.type_string() }})
         {%- endif %} as {{ column.name }}
