@@ -23,11 +23,6 @@ keys (annotator_id, task, label, tier) must be the same.
 from __future__ import annotations
 
 import math
-import os
-import shutil
-import subprocess
-import sys
-import time
 from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
@@ -40,102 +35,20 @@ import reference as R
 TOL = 1e-9
 SCENARIOS = ["sample", "judges"]
 MART = "judge_agreement"
-BUILD_SELECTION = ["--select", f"+{MART}",
-                   "--exclude", "resource_type:test", "resource_type:unit_test"]
 
 
 # =========================================================================== builds
 
-class JudgeBuild:
-    """One ``dbt build`` subprocess of a scenario (``start``, then ``finish``); the database
-    path is relative to the build's working directory, so that a build can start from another
-    build's ``partial_parse.msgpack``."""
+class JudgeBuild(C.SubprocessBuild):
+    """A dbt build subprocess of ``judge_agreement`` and its parents (see conftest.SubprocessBuild)."""
 
     def __init__(self, name: str, tmp: Path, seed_dir: Path | None):
-        self.name = name
-        self.tmp = tmp
-        self.project = C.prepare_project(tmp, seed_dir)
-        self.seed_dir = self.project / "seeds"       # what dbt loads (a copy, taken now)
-        self.db = tmp / "ragmart.duckdb"
-        self.error = None
-        self.mart: tuple[list[str], list[dict]] | None = None
-        self.node_results: list = []
-        self.null_mode = None
-        self.loader_problem = None
+        super().__init__(name, tmp, seed_dir, [MART])
         self._jr = None
-        self.proc = None
-        self.log = None
 
     @property
-    def parse_cache(self) -> Path:
-        return self.project / "target" / "partial_parse.msgpack"
-
-    def start(self, parse_cache: Path | None = None) -> None:
-        if parse_cache is not None and parse_cache.exists():
-            self.parse_cache.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(parse_cache, self.parse_cache)
-        env = dict(os.environ, RAGMART_DUCKDB_PATH=self.db.name)
-        dbt = Path(sys.executable).parent / "dbt"
-        cmd = ([str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]) + \
-            C.dbt_args(self.project, C.Scenario(self.name, extra_args=BUILD_SELECTION))
-        self.log = open(self.tmp / "dbt_stdout.log", "w")  # noqa: SIM115 - closed in finish()
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                     cwd=self.tmp)
-
-    def wait_for_parse(self, timeout: float = 120) -> Path | None:
-        deadline = time.time() + timeout
-        last = None
-        while time.time() < deadline:
-            size = self.parse_cache.stat().st_size if self.parse_cache.exists() else None
-            if size and size == last:
-                return self.parse_cache
-            if self.proc.poll() is not None:
-                return self.parse_cache if self.parse_cache.exists() else None
-            last = size
-            time.sleep(0.25)
-        return None
-
-    def finish(self) -> None:
-        try:
-            self.proc.wait(timeout=600)
-        finally:
-            self.log.close()
-        if self.proc.returncode not in (0, 1):
-            self.error = (f"dbt exited with {self.proc.returncode}: "
-                          f"{(self.tmp / 'dbt_stdout.log').read_text()[-3000:]}")
-        self.node_results = C.read_run_results(self.project)
-        if not self.db.exists():
-            self.error = self.error or f"no database at {self.db}"
-            return
-        import duckdb
-
-        con = duckdb.connect(str(self.db), read_only=True)
-        try:
-            where: dict[str, list[str]] = {}
-            for schema, name in con.execute(
-                    "select table_schema, table_name from information_schema.tables").fetchall():
-                where.setdefault(name, []).append(schema)
-
-            def read(name):
-                schemas = where.get(name)
-                if not schemas:
-                    return None
-                schema = "main" if "main" in schemas else schemas[0]
-                cur = con.execute(f'select * from "{schema}"."{name}"')
-                return [d[0] for d in cur.description], cur.fetchall()
-
-            got = read(MART)
-            if got is not None:
-                cols, rows = got
-                self.mart = (cols, [dict(zip(cols, map(C._py, r))) for r in rows])
-            seeds = {}
-            for s in [f[:-4] for f in C.SEED_FILES] + ["records"]:
-                got = read(s)
-                if got is not None:
-                    seeds[s] = got
-        finally:
-            con.close()
-        self.null_mode, self.loader_problem = C.detect_null_mode(self.seed_dir, seeds)
+    def mart(self) -> tuple[list[str], list[dict]] | None:
+        return (self.marts or {}).get(MART)
 
     @property
     def jr(self) -> J.JudgeReference:
