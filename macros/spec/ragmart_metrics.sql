@@ -26,13 +26,16 @@
 {%- endmacro %}
 
 {#-
-    The slices of metric_values: `dimension` is the public slice_dimension, `value` the SQL
-    expression (over int_metrics__record_values) that gives slice_value.
+    The slices of metric_values over the human consensus: `dimension` is the public
+    slice_dimension, `value` the SQL expression (over int_metrics__record_values) that gives
+    slice_value. The `label_source` slice adds the judge-estimated records as `judges`
+    (int_metrics__summary).
 -#}
 {% macro ragmart_slices() -%}
     {{ return([
         {'dimension': 'overall', 'value': "'all'"},
         {'dimension': 'language', 'value': 'language'},
         {'dimension': 'tier', 'value': 'tier'},
+        {'dimension': 'label_source', 'value': "'human'"},
     ]) }}
 {%- endmacro %}

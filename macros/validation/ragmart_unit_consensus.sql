@@ -1,17 +1,20 @@
 {#-
     One row per unit of `task` with its consensus labels side by side and `is_resolved` (every
-    label resolved), read from int_annotations__label_consensus.
+    label resolved), read from int_annotations__label_consensus, or from `relation` (any long
+    table with the same columns: task, the unit columns, label, consensus_value, is_resolved),
+    with `key_columns` in front (e.g. the label source of judge-estimated labels).
 -#}
-{% macro ragmart_unit_consensus(task) -%}
+{% macro ragmart_unit_consensus(task, relation=none, key_columns=[]) -%}
     {%- set spec = ragmart_task_spec(task) -%}
+    {%- set group_columns = key_columns + spec.unit_columns -%}
     select
-        {{ spec.unit_columns | join(',\n        ') }},
+        {{ group_columns | join(',\n        ') }},
         {%- for label in spec.labels %}
         max(case when label = '{{ label }}' then consensus_value end) as {{ label }},
         {%- endfor %}
         min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
 
-    from {{ ref('int_annotations__label_consensus') }}
+    from {{ relation if relation is not none else ref('int_annotations__label_consensus') }}
     where task = '{{ task }}'
-    group by {{ spec.unit_columns | join(', ') }}
+    group by {{ group_columns | join(', ') }}
 {%- endmacro %}

@@ -1,7 +1,8 @@
 {#-
     One row per resolved record and metric (and K for retrieval): the record's score, which the
     metric averages over records. For conditional fabrication the value is null on records whose
-    answer cites nothing, so that the average runs over citing answers only.
+    answer cites nothing, so that the average runs over citing answers only. Human consensus
+    only: the judges' labels are measured in int_judges__record_values.
 -#}
 with
 
@@ -32,29 +33,33 @@ record_tiers as (
 ),
 
 unioned as (
-    {%- for metric in ragmart_metrics() %}
+
+    {{ ragmart_metric_record_values({
+        'retrieval': 'retrieval_scores',
+        'grounding': 'grounding_records',
+        'generation': 'generation_records',
+    }) }}
+
+),
+
+final as (
 
     select
-        '{{ metric.family }}' as family,
-        '{{ metric.metric }}' as metric,
-        {{ 'scored.k' if metric.family == 'retrieval' else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as k,
-        scored.record_uuid,
-        scored.language,
-        coalesce(record_tiers.tier, 'unknown') as tier,
-        '{{ metric.interval }}' as interval_method,
-        cast({{ metric.column }} as {{ ragmart_type_double() }}) as value
+        unioned.family,
+        unioned.metric,
+        unioned.k,
+        unioned.record_uuid,
+        unioned.language,
+        unioned.interval_method,
+        unioned.value,
+        coalesce(record_tiers.tier, 'unknown') as tier
 
-    from {{ metric.family }}_{{ 'scores' if metric.family == 'retrieval' else 'records' }} as scored
+    from unioned
     left join record_tiers
         on
-            record_tiers.task = '{{ metric.family }}'
-            and scored.record_uuid = record_tiers.record_uuid
-    {%- if not loop.last %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
+            unioned.family = record_tiers.task
+            and unioned.record_uuid = record_tiers.record_uuid
 
 )
 
-select * from unioned
+select * from final

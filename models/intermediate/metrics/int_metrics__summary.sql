@@ -1,13 +1,22 @@
 {#-
     Every metric per slice: the mean of the per-record values, the records behind it and its
     95 % interval (CONTRACT.md, metric_values). A slice row exists when the slice has at least
-    one resolved record.
+    one resolved record. Every slice of ragmart_slices() reads the human consensus only; the
+    judge-estimated records (int_judges__record_values, label source `judges`) appear in the
+    `label_source` slice alone, as slice value `judges`, beside `human`.
 -#}
 with
 
 record_values as (
 
     select * from {{ ref('int_metrics__record_values') }}
+
+),
+
+judge_estimated_values as (
+
+    select * from {{ ref('int_judges__record_values') }}
+    where label_source = 'judges'
 
 ),
 
@@ -24,29 +33,26 @@ sliced as (
         value
 
     from record_values
-    {%- if not loop.last %}
 
     union all
-    {%- endif %}
     {%- endfor %}
-
-),
-
-aggregated as (
 
     select
         family,
         metric,
         k,
-        slice_dimension,
-        slice_value,
+        'label_source' as slice_dimension,
+        'judges' as slice_value,
         interval_method,
-        avg(value) as value,
-        count(value) as n_units,
-        stddev_samp(value) as value_stddev
+        value
 
-    from sliced
-    group by family, metric, k, slice_dimension, slice_value, interval_method
+    from judge_estimated_values
+
+),
+
+summarised as (
+
+    {{ ragmart_metric_summary('sliced', ['family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
 
 ),
 
@@ -60,16 +66,10 @@ final as (
         slice_value,
         value,
         n_units,
-        case
-            when interval_method = 'wilson' then {{ ragmart_wilson_bound('value', 'n_units', 'lower') }}
-            else {{ ragmart_mean_bound('value', 'value_stddev', 'n_units', 'lower') }}
-        end as ci_lower,
-        case
-            when interval_method = 'wilson' then {{ ragmart_wilson_bound('value', 'n_units', 'upper') }}
-            else {{ ragmart_mean_bound('value', 'value_stddev', 'n_units', 'upper') }}
-        end as ci_upper
+        ci_lower,
+        ci_upper
 
-    from aggregated
+    from summarised
 
 )
 

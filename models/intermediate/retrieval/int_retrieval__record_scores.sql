@@ -17,12 +17,6 @@ records as (
 
 ),
 
-k_values as (
-
-    {{ ragmart_k_values_relation() }}
-
-),
-
 resolved_chunks as (
 
     select
@@ -31,8 +25,7 @@ resolved_chunks as (
         chunk_consensus.topically_relevant,
         chunk_consensus.evidence_sufficient,
         chunk_consensus.misleading,
-        chunk_consensus.relevance_grade,
-        {{ ragmart_ideal_rank('chunk_consensus.relevance_grade', 'chunk_consensus.record_uuid') }} as ideal_rank
+        chunk_consensus.relevance_grade
 
     from chunk_consensus
     inner join records
@@ -42,27 +35,7 @@ resolved_chunks as (
 
 scored as (
 
-    select
-        resolved_chunks.record_uuid,
-        k_values.k,
-        {{ ragmart_rate_at_k('resolved_chunks.topically_relevant', 'resolved_chunks.chunk_rank', 'k_values.k') }}
-            as topical_precision,
-        {{ ragmart_hit_at_k('resolved_chunks.evidence_sufficient', 'resolved_chunks.chunk_rank', 'k_values.k') }}
-            as sufficiency_hit,
-        {{ ragmart_rate_at_k('resolved_chunks.evidence_sufficient', 'resolved_chunks.chunk_rank', 'k_values.k') }}
-            as sufficiency_rate,
-        {{ ragmart_rate_at_k('resolved_chunks.misleading', 'resolved_chunks.chunk_rank', 'k_values.k') }}
-            as misleading_context_rate,
-        {{ ragmart_reciprocal_rank_at_k('resolved_chunks.topically_relevant', 'resolved_chunks.chunk_rank', 'k_values.k') }}
-            as reciprocal_rank,
-        {{ ragmart_dcg_at_k('resolved_chunks.relevance_grade', 'resolved_chunks.chunk_rank', 'k_values.k') }}
-            as dcg,
-        {{ ragmart_dcg_at_k('resolved_chunks.relevance_grade', 'resolved_chunks.ideal_rank', 'k_values.k') }}
-            as idcg
-
-    from resolved_chunks
-    cross join k_values
-    group by resolved_chunks.record_uuid, k_values.k
+    {{ ragmart_retrieval_record_scores('resolved_chunks') }}
 
 ),
 
@@ -79,7 +52,7 @@ final as (
         scored.reciprocal_rank,
         scored.dcg,
         scored.idcg,
-        {{ ragmart_ndcg('scored.dcg', 'scored.idcg') }} as ndcg
+        scored.ndcg
 
     from scored
     inner join records
