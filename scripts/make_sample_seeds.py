@@ -44,6 +44,14 @@ Design of the sample
   m.koenig (HUMAN adjudicator), llm.judge-gpt4o (LLM annotator, on 19
   records; it never votes) and t.grosse, who is NOT in annotators.csv (so
   counts as HUMAN annotator, also as a voter for the tier fallback).
+* Judges (never vote; see judge_agreement, judge_weights, judge_metric_values):
+  llm.judge-gpt4o flips a label on 12-15 % of its rows; llm.judge-mini (LLM)
+  labels the same 19 records and flips 35 %; code.citation-check (CODE)
+  labels every grounding record by rule: source_cited and fabricated_source
+  right, support_present always 1, no unsupported or contradicted claim.
+  8 repeat questions (keys ``<topic>-repeat``, ISO week 15, not in
+  records.csv) are labelled by these three judges only: the records of the
+  judge-estimated ``label_source = judges`` metrics.
 * Labelling follows the tiered protocol of ADR-001 (tiers as routed from
   records.csv, see the tables and "Tier fixtures" below):
   - tier_b (gold), 27 records: two HUMAN annotators (role annotator) on
@@ -145,11 +153,11 @@ Things worth checking in the pipeline:
 
 EXPECTED-ROWS-BEGIN
 file                          rows  accepted  rejected  superseded  acc/rej (repair)  records  pending
-retrieval_annotations.csv      882       851        26           5            852/25       68        3
-grounding_annotations.csv      139       128         9           2             130/7       68        2
-generation_annotations.csv     139       127         9           3             127/9       68        2
+retrieval_annotations.csv     1116      1085        26           5           1086/25       68        3
+grounding_annotations.csv      250       239         9           2             241/7       68        2
+generation_annotations.csv     174       162         9           3             162/9       68        2
 records.csv                     62        57         5           0              57/5       57
-annotators.csv                   6
+annotators.csv                   8
 
 Tiers (records with an accepted HUMAN row per family; rule that decided; units with two or more votes / disagreeing):
 family       tier_a tier_b  explicit task_type    uncert    advers   default   fb_dual fb_single  b_units b_disagree  a_units a_disagree
@@ -479,7 +487,7 @@ import random
 import re
 import sys
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -537,6 +545,8 @@ FAMILIES = ("retrieval", "grounding", "generation")
 H1, H2, H3, H4 = "a.schaefer", "j.mueller", "k.oezdemir", "l.weiss"
 ADJ = "m.koenig"
 LLM = "llm.judge-gpt4o"
+LLM2 = "llm.judge-mini"  # a second, weaker LLM judge on the same records
+CODE = "code.citation-check"  # a rule-based judge of the grounding export
 EXT = "t.grosse"  # used in the exports, deliberately missing from annotators.csv
 HUMANS = [H1, H2, H3, H4]
 ANNOTATORS = [
@@ -546,12 +556,15 @@ ANNOTATORS = [
     (H4, "HUMAN", "annotator", "Lena Weiß"),
     (ADJ, "HUMAN", "adjudicator", "Dr. Matthias König"),
     (LLM, "LLM", "annotator", "GPT-4o Judge (Prompt v3, temperature 0)"),
+    (LLM2, "LLM", "annotator", "GPT-4o mini Judge (Prompt v1)"),
+    (CODE, "CODE", "annotator", "Citation checker (rules v2)"),
 ]
 
 # timestamp styles and boolean spellings per annotator (chosen per session)
 TS_STYLES = {
     H1: ["naive", "z", "z"], H2: ["cet", "space", "cet"], H3: ["z", "frac", "space_frac"],
     H4: ["space", "naive", "cet"], EXT: ["est"], ADJ: ["cet", "z"], LLM: ["frac"],
+    LLM2: ["z"], CODE: ["naive"],
 }
 SPELLINGS = {
     "tf": ("true", "false"), "num": ("1", "0"), "yn": ("yes", "no"), "YN": ("Y", "N"),
@@ -559,7 +572,7 @@ SPELLINGS = {
 }
 SPELLING_CHOICES = {
     H1: ["tf"], H2: ["tf"] * 14 + ["upper"], H3: ["tf"] * 14 + ["cap"], H4: ["tf"] * 5 + ["yn"],
-    EXT: ["YN"], ADJ: ["short"], LLM: ["num"],
+    EXT: ["YN"], ADJ: ["short"], LLM: ["num"], LLM2: ["tf"], CODE: ["num"],
 }
 
 
@@ -1752,6 +1765,71 @@ def build_rows(records: list[Record]) -> dict:
 
 
 # --------------------------------------------------------------------------
+# Judges: a second LLM judge, a rule-based citation checker, and judge-only records
+# --------------------------------------------------------------------------
+LLM2_NOISE = 0.35  # share of the weaker judge's rows with a flipped label
+JUDGE_ONLY = 8  # repeat questions labelled by the judges only (no human row)
+
+
+def citation_check(truth) -> tuple:
+    """The rule-based judge sees citations only: it finds whether the answer cites and whether a
+    cited source is missing from the context (fabricated), and says nothing else (support 1,
+    no unsupported or contradicted claim)."""
+    support, unsupported, contradicted, cited, fabricated = truth
+    return (1, 0, 0, cited, fabricated)
+
+
+def judge_rows(rec: Record, judges: list, when: datetime, rng: random.Random) -> dict:
+    """The rows of the judges on one record, in one batch (ISO 8601, UTC)."""
+    out = {f: [] for f in FAMILIES}
+    for j, ann in enumerate(judges):
+        spelling = SPELLING_CHOICES[ann][0]
+        start = when + timedelta(minutes=7 * j)
+        session = Session(start, TS_STYLES[ann][0], spelling, rec.lang)
+        if ann != CODE:
+            for pos in range(len(rec.chunks)):
+                labels = llm_noise(rec.truth[pos], rng, flip_retrieval, LLM2_NOISE if ann == LLM2 else 0.12)
+                out["retrieval"].append(Row("retrieval", retrieval_row(
+                    rec, pos, ann, ts_at(session, pos * 2.5), labels, spelling, rec.lang), rec.key))
+        for k, (fam, flip) in enumerate((("grounding", flip_grounding), ("generation", flip_generation))):
+            truth = bits(getattr(rec.topic, fam))
+            if ann == CODE:
+                if fam != "grounding":
+                    continue
+                labels = citation_check(truth)
+            else:
+                labels = llm_noise(truth, rng, flip, LLM2_NOISE if ann == LLM2 else 0.15)
+            out[fam].append(Row(fam, answer_row(
+                fam, rec, ann, ts_at(session, 60 + 30 * k), labels, spelling, rec.lang), rec.key))
+    return out
+
+
+def add_judges(records: list[Record], rows: dict) -> list[Record]:
+    """The weaker LLM judge beside llm.judge-gpt4o, the citation checker on every grounding
+    record, and JUDGE_ONLY repeat questions labelled by the three judges only; appended after
+    every other row. Returns the judge-only records."""
+    for rec in records:
+        rng = rng_for("judges", rec.key)
+        judges = ([LLM2] if rec.llm else []) + [CODE]
+        when = week_start(rec.week) + timedelta(days=6, hours=23, minutes=rng.randint(0, 50))
+        for fam, new in judge_rows(rec, judges, when, rng).items():
+            rows[fam].extend(new)
+    jrng = rng_for("judge-only")
+    only = []
+    for src in jrng.sample([r for r in records if r.key not in FORCED], JUDGE_ONLY):
+        topic = replace(src.topic, key=src.key + "-repeat")
+        rec = Record(topic=topic, uuid=stable_uuid("record", topic.key), chunks=list(src.chunks),
+                     truth=list(src.truth), ranks=list(src.ranks), can_answer=list(src.can_answer),
+                     context_set=src.context_set, week=WEEKS[-1])
+        rng = rng_for("judges", rec.key)
+        when = week_start(rec.week) + timedelta(days=6, hours=21, minutes=rng.randint(0, 50))
+        for fam, new in judge_rows(rec, [LLM, LLM2, CODE], when, rng).items():
+            rows[fam].extend(new)
+        only.append(rec)
+    return only
+
+
+# --------------------------------------------------------------------------
 # Deliberately bad rows
 # --------------------------------------------------------------------------
 def add_fixtures(records: list[Record], rows: dict) -> None:
@@ -2533,6 +2611,7 @@ def main(argv=None) -> int:
     plan(records)
     rows = build_rows(records)
     add_fixtures(records, rows)
+    add_judges(records, rows)
     rows["records"] = build_record_rows(records)
 
     # self-check: every row must end with its declared status
