@@ -110,48 +110,29 @@ retrieval_resolved as (
             and retrieval_scored.record_uuid = record_languages.record_uuid
 
 ),
+{%- for task in ['grounding', 'generation'] %}
 
-grounding_units as (
+{{ task }}_units as (
 
-    {{ ragmart_unit_consensus('grounding', 'unit_labels', ['label_source', 'source_id']) }}
+    {{ ragmart_unit_consensus(task, 'unit_labels', ['label_source', 'source_id']) }}
 
 ),
 
-grounding_resolved as (
+{{ task }}_resolved as (
 
     select
-        grounding_units.*,
+        {{ task }}_units.*,
         coalesce(record_languages.language, 'unknown') as language
 
-    from grounding_units
+    from {{ task }}_units
     left join record_languages
         on
-            record_languages.task = 'grounding'
-            and grounding_units.record_uuid = record_languages.record_uuid
-    where grounding_units.is_resolved
+            record_languages.task = '{{ task }}'
+            and {{ task }}_units.record_uuid = record_languages.record_uuid
+    where {{ task }}_units.is_resolved
 
 ),
-
-generation_units as (
-
-    {{ ragmart_unit_consensus('generation', 'unit_labels', ['label_source', 'source_id']) }}
-
-),
-
-generation_resolved as (
-
-    select
-        generation_units.*,
-        coalesce(record_languages.language, 'unknown') as language
-
-    from generation_units
-    left join record_languages
-        on
-            record_languages.task = 'generation'
-            and generation_units.record_uuid = record_languages.record_uuid
-    where generation_units.is_resolved
-
-),
+{%- endfor %}
 
 final as (
 
