@@ -232,8 +232,10 @@ class SubprocessBuild:
     ``partial_parse.msgpack`` (dbt re-parses what differs, here the seed files, and falls back
     to a full parse when the file does not fit)."""
 
-    def __init__(self, name: str, tmp: Path, seed_dir: Path | None, marts: list[str]):
+    def __init__(self, name: str, tmp: Path, seed_dir: Path | None, marts: list[str],
+                 vars: dict | None = None):
         self.name = name
+        self.vars = dict(vars or {})                  # passed as --vars when not empty
         self.tmp = tmp
         self.project = prepare_project(tmp, seed_dir)
         self.seed_dir = self.project / "seeds"       # what dbt loads (a copy, taken now)
@@ -264,7 +266,8 @@ class SubprocessBuild:
         env = dict(os.environ, RAGMART_DUCKDB_PATH=self.db.name)
         dbt = Path(sys.executable).parent / "dbt"
         cmd = ([str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]) + \
-            dbt_args(self.project, Scenario(self.name, extra_args=self.selection))
+            dbt_args(self.project, Scenario(self.name, vars=self.vars,
+                                            extra_args=self.selection))
         self.log = open(self.tmp / "dbt_stdout.log", "w")  # noqa: SIM115 - closed in finish()
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                      cwd=self.tmp)

@@ -1,4 +1,8 @@
-"""Independent Python reference for the ``judge_agreement`` mart.
+"""Independent Python reference for the judge marts: ``judge_agreement`` (with the columns
+human_prevalence, judge_prevalence, alpha_humans, alpha_with_judge), ``judge_weights``,
+``judge_metric_values`` and the ``metric_values`` rows with ``slice_dimension = 'label_source'``.
+The new parts follow /work/notes/judges_spec.md (see "Judge weights, weighted vote and judge
+metric values" below).
 
 Written from /work/shared/spec/CONTRACT.md (sections "Judges", "Consensus", "Agreement and
 tiers") only, never from the dbt SQL.  Row validation, superseding, duplicates and the human
@@ -27,9 +31,31 @@ Decisions where CONTRACT.md is silent (reported in ``ambiguities`` when they mat
 ---------------------------------------------------------------------------------
 * The judge's value is the accepted row's post-repair label (under ``constraint_policy:
   repair`` a repaired judge row carries the repaired value, as votes do); under ``reject`` this
-  is simply the parsed value.  A repaired judge row that counts is reported as an ambiguity.
+  is simply the parsed value (judges_spec.md: "only *accepted* judge rows count, with their
+  post-repair label values").
 * ``annotator_kind`` is compared after trimming, case-sensitively (``reference.py`` trims it);
   a kind that is ``llm``/``code`` only up to case is reported as an ambiguity.
+
+Judge weights, weighted vote and judge metric values (judges_spec.md, sections 1-4)
+-----------------------------------------------------------------------------------
+* alpha_humans / alpha_with_judge: ``agreement_reference.label_stats`` (CONTRACT.md's alpha)
+  over the units U of the row with the voters' votes, without / with the judge's value as one
+  more vote; units with fewer than 2 values drop out; null when none is pairable or the
+  expected disagreement is 0.
+* judge_weights: gold_kappa = exact mean of the non-null tier_b kappas of the (judge, task);
+  weight = max(gold_kappa, 0), 0 when null; is_within_bounds = gold_kappa >= judge_min_kappa
+  compared exactly (Fraction of the var's decimal text); a gold_kappa within 1e-9 of the
+  threshold is reported in ``ambiguities`` (float SQL could decide either way).
+* Weighted vote: exact sums of the exact weights of the within-bounds judges; score 0 is a
+  tie.  Unlabelled records: an accepted judge row and no accepted HUMAN row (any role) in the
+  family; a record is estimated when all its units (chunks with an accepted judge row) are
+  resolved.  Per-record measures as for the human consensus (``reference.py``).
+* metric_values/label_source: ``human`` = the overall rows; ``judges`` = the same rule over
+  the estimated records (no row when no record is estimated).
+* judge_metric_values: compared records = human-resolved records where the judge has an
+  accepted row on every human unit; the judge's per-record values use the human units' ranks
+  (equal to the judge rows' ranks after the rank check) and the judge's labels; value, n_units
+  and interval exactly as ``metric_values`` (``reference.slice_metric_values``).
 
 Statistics are exact (``fractions.Fraction``) and converted to float at the end.
 """
@@ -49,8 +75,24 @@ JUDGE_KINDS = ("LLM", "CODE")
 JUDGE_TIERS = ("all", "tier_b")
 JUDGE_KEY = ["annotator_id", "task", "label", "tier"]
 JUDGE_VALUES = ["n_units", "tp", "fp", "fn", "tn", "accuracy", "cohen_kappa", "precision",
-                "recall", "f1"]
+                "recall", "f1", "human_prevalence", "judge_prevalence", "alpha_humans",
+                "alpha_with_judge"]
 JUDGE_COLUMNS = JUDGE_KEY + JUDGE_VALUES
+DEFAULT_MIN_KAPPA = 0.6
+
+WEIGHTS_KEY = ["annotator_id", "task"]
+WEIGHTS_VALUES = ["annotator_kind", "n_gold_units", "n_gold_labels", "gold_kappa", "weight",
+                  "min_kappa", "is_within_bounds"]
+WEIGHTS_COLUMNS = WEIGHTS_KEY + WEIGHTS_VALUES
+
+JMV_KEY = ["annotator_id", "family", "metric", "k"]
+JMV_VALUES = ["annotator_kind", "n_records", "judge_value", "judge_n_units", "judge_ci_lower",
+              "judge_ci_upper", "human_value", "human_n_units", "human_ci_lower",
+              "human_ci_upper", "difference"]
+JMV_COLUMNS = JMV_KEY + JMV_VALUES
+
+MV_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
+MV_VALUES = ["value", "n_units", "ci_lower", "ci_upper"]
 
 
 def confusion_stats(pairs: list[tuple[int, int]]) -> dict | None:
@@ -95,6 +137,19 @@ class JudgeReference:
     judge_rows: dict
     rows: list                      # expected judge_agreement rows
     ambiguities: list = field(default_factory=list)
+    min_kappa: float = DEFAULT_MIN_KAPPA
+    k_values: tuple = R.DEFAULT_K_VALUES
+    weights: list = field(default_factory=list)         # expected judge_weights rows
+    # (judge, task) -> exact gold kappa / weight (Fraction or None) and is_within_bounds
+    gold: dict = field(default_factory=dict)
+    # task -> unit -> {"labels", "score", "method", "rank", "judges"} (judge-estimated units)
+    vote_units: dict = field(default_factory=dict)
+    # task -> record -> {"units": [...], "resolved": bool, "measures": ...} (unlabelled records)
+    estimated: dict = field(default_factory=dict)
+    label_source_rows: list = field(default_factory=list)   # metric_values, label_source
+    judge_metric_rows: list = field(default_factory=list)   # judge_metric_values
+    # (judge, family) -> [record_uuid] compared records of judge_metric_values
+    compared: dict = field(default_factory=dict)
 
     @property
     def ref(self) -> R.Reference:
@@ -103,12 +158,24 @@ class JudgeReference:
     def by_key(self) -> dict:
         return {tuple(r[c] for c in JUDGE_KEY): r for r in self.rows}
 
+    def weights_by_key(self) -> dict:
+        return {tuple(r[c] for c in WEIGHTS_KEY): r for r in self.weights}
+
+    def judge_metrics_by_key(self) -> dict:
+        return {tuple(r[c] for c in JMV_KEY): r for r in self.judge_metric_rows}
+
+    def label_source_by_key(self) -> dict:
+        return {tuple(r[c] for c in MV_KEY): r for r in self.label_source_rows}
+
 
 def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject",
-            agr: A.AgreementReference | None = None, **agreement_kwargs) -> JudgeReference:
+            agr: A.AgreementReference | None = None, judge_min_kappa=DEFAULT_MIN_KAPPA,
+            k_values=R.DEFAULT_K_VALUES, **agreement_kwargs) -> JudgeReference:
     if agr is None:
+        ref = R.compute(Path(seed_dir), null_mode=null_mode, constraint_policy=constraint_policy,
+                        k_values=k_values)
         agr = A.compute(Path(seed_dir), null_mode=null_mode, constraint_policy=constraint_policy,
-                        **agreement_kwargs)
+                        ref=ref, **agreement_kwargs)
     ref = agr.ref
     ambiguities: list[str] = list(agr.ambiguities)
 
@@ -136,32 +203,216 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                 if info is None:           # no accepted HUMAN row: not a unit
                     continue
                 tier = agr.tiers[task][unit[0]]
-                counted = False
                 for label in spec["labels"]:
                     if info["method"][label] == "tied":
                         continue
                     value, truth = row.labels[label], info["labels"][label]
                     assert value in (0, 1) and truth in (0, 1), (task, unit, judge, label)
-                    counted = True
                     for t in JUDGE_TIERS:
                         if t == "all" or tier == t:
                             pairs[(judge, task, label, t)].append((unit, value, truth))
-                if counted and row.was_repaired:
-                    ambiguities.append(f"{task} {unit} {judge}: a repaired judge row counts "
-                                       "(repaired values used)")
 
     rows = []
+    exact: dict[tuple, dict] = {}
     for key in sorted(pairs):
         s = confusion_stats([(j, c) for _, j, c in pairs[key]])
         if s is None:
             continue
+        judge, task, label, _tier = key
+        s.update(alpha_columns(agr, task, label, pairs[key]))
+        exact[key] = s
         out = dict(zip(JUDGE_KEY, key))
         for c in ("n_units", "tp", "fp", "fn", "tn"):
             out[c] = s[c]
-        for c in ("accuracy", "cohen_kappa", "precision", "recall", "f1"):
+        for c in ("accuracy", "cohen_kappa", "precision", "recall", "f1", "human_prevalence",
+                  "judge_prevalence", "alpha_humans", "alpha_with_judge"):
             out[c] = _f(s[c])
         rows.append(out)
-    return JudgeReference(agr, judges, dict(pairs), judge_rows, rows, ambiguities)
+    jr = JudgeReference(agr, judges, dict(pairs), judge_rows, rows, ambiguities,
+                        min_kappa=judge_min_kappa, k_values=tuple(sorted(set(k_values))))
+    _judge_weights(jr, exact)
+    _weighted_vote(jr)
+    _label_source_rows(jr)
+    _judge_metric_values(jr)
+    return jr
+
+
+# --------------------------------------------------------------------------- new columns
+
+def alpha_columns(agr: A.AgreementReference, task: str, label: str, upairs: list) -> dict:
+    """human_prevalence, judge_prevalence, alpha_humans, alpha_with_judge of one
+    judge_agreement row from its (unit, judge value, consensus value) triples (exact).
+
+    Votes: agreement_reference's voters (accepted rows of HUMAN annotators of role
+    ``annotator``, post-repair values).  Krippendorff's alpha with CONTRACT.md's formula
+    (agreement_reference.label_stats); units with fewer than 2 values drop out; null when no
+    unit is pairable or the expected disagreement is 0."""
+    n = len(upairs)
+    humans, with_judge = [], []
+    for unit, j, _c in upairs:
+        votes = [lab[label] for _a, lab in sorted(agr.votes[task].get(unit, {}).items())]
+        if votes:
+            humans.append(votes)
+        with_judge.append(votes + [j])
+    sh = A.label_stats(humans) if humans else None
+    sj = A.label_stats(with_judge)
+    return {"human_prevalence": Fraction(sum(c for _, _, c in upairs), n),
+            "judge_prevalence": Fraction(sum(j for _, j, _ in upairs), n),
+            "alpha_humans": None if sh is None else sh["krippendorff_alpha"],
+            "alpha_with_judge": None if sj is None else sj["krippendorff_alpha"]}
+
+
+# --------------------------------------------------------------------------- judge_weights
+
+def judge_weight(gold_kappa):
+    """The default ``ragmart_judge_weight``: kappa clipped at 0, 0 when null (exact)."""
+    return Fraction(0) if gold_kappa is None else max(gold_kappa, Fraction(0))
+
+
+def _judge_weights(jr: JudgeReference, exact: dict) -> None:
+    min_kappa = Fraction(str(jr.min_kappa))
+    for task, spec in R.TASKS.items():
+        units = jr.ref.units[task]
+        for judge, by_unit in sorted(jr.judge_rows[task].items()):
+            if not by_unit:
+                continue
+            gold_units = {u for u in by_unit if u in units
+                          and jr.agr.tiers[task].get(u[0]) == "tier_b"
+                          and any(m != "tied" for m in units[u]["method"].values())}
+            tier_b = [exact[(judge, task, label, "tier_b")] for label in spec["labels"]
+                      if (judge, task, label, "tier_b") in exact]
+            kappas = [s["cohen_kappa"] for s in tier_b if s["cohen_kappa"] is not None]
+            gold = sum(kappas, Fraction(0)) / len(kappas) if kappas else None
+            weight = judge_weight(gold)
+            within = gold is not None and gold >= min_kappa
+            if gold is not None and abs(gold - min_kappa) < Fraction(1, 10 ** 9):
+                jr.ambiguities.append(f"judge_weights {judge} {task}: gold_kappa {gold} is at "
+                                      f"min_kappa {min_kappa} (float comparison is fragile)")
+            jr.gold[(judge, task)] = {"gold_kappa": gold, "weight": weight,
+                                      "is_within_bounds": within}
+            jr.weights.append({
+                "annotator_id": judge, "task": task, "annotator_kind": jr.judges[judge][0],
+                "n_gold_units": len(gold_units), "n_gold_labels": len(tier_b),
+                "gold_kappa": _f(gold), "weight": float(weight), "min_kappa": float(jr.min_kappa),
+                "is_within_bounds": within})
+
+
+# --------------------------------------------------------------------------- weighted vote
+
+def _is_human(ref: R.Reference, annotator_id) -> bool:
+    return ref.annotators.get(annotator_id, {}).get("annotator_kind", "HUMAN") not in JUDGE_KINDS
+
+
+def _weighted_vote(jr: JudgeReference) -> None:
+    """Judge-estimated units and records of the unlabelled records (judges_spec.md, 3)."""
+    ref = jr.ref
+    for task, spec in R.TASKS.items():
+        accepted = [r for r in ref.rows[task] if r.status == "accepted"]
+        human_records = {r.record_uuid for r in accepted if _is_human(ref, r.annotator_id)}
+        by_unit: dict[tuple, list] = defaultdict(list)
+        for r in accepted:
+            if r.annotator_id in jr.judges and r.record_uuid not in human_records:
+                by_unit[r.unit].append(r)
+        vote_units: dict[tuple, dict] = {}
+        recs: dict[str, dict] = {}
+        for unit, urows in sorted(by_unit.items()):
+            info: dict = {"record_uuid": unit[0], "labels": {}, "score": {}, "method": {},
+                          "judges": sorted(r.annotator_id for r in urows)}
+            if task == "retrieval":
+                ranks = {r.rank for r in urows}
+                assert len(ranks) == 1, (unit, ranks)
+                info["chunk_id"] = unit[1]
+                info["rank"] = ranks.pop()
+            for label in spec["labels"]:
+                score = Fraction(0)
+                for r in urows:
+                    g = jr.gold[(r.annotator_id, task)]
+                    if g["is_within_bounds"]:
+                        score += g["weight"] * (1 if r.labels[label] == 1 else -1)
+                info["score"][label] = score
+                if score > 0:
+                    info["labels"][label], info["method"][label] = 1, "weighted"
+                elif score < 0:
+                    info["labels"][label], info["method"][label] = 0, "weighted"
+                else:
+                    info["labels"][label], info["method"][label] = None, "tied"
+            info["resolved"] = all(m != "tied" for m in info["method"].values())
+            vote_units[unit] = info
+            rec = recs.setdefault(unit[0], {"units": [], "resolved": True})
+            rec["units"].append(info)
+            rec["resolved"] = rec["resolved"] and info["resolved"]
+        for rec in recs.values():
+            if not rec["resolved"]:
+                continue
+            if task == "retrieval":
+                rec["measures"] = R.retrieval_record_measures(rec["units"], jr.k_values)
+            else:
+                rec["measures"] = dict(rec["units"][0]["labels"])
+        jr.vote_units[task] = vote_units
+        jr.estimated[task] = recs
+
+
+def _label_source_rows(jr: JudgeReference) -> None:
+    """metric_values rows with slice_dimension ``label_source``."""
+    out = []
+    for task in R.TASKS:
+        human = [r for r in jr.ref.records[task].values() if r["resolved"]]
+        if human:
+            out += R.slice_metric_values(task, "label_source", "human", human, jr.k_values)
+        judged = [r for r in jr.estimated[task].values() if r["resolved"]]
+        if judged:
+            out += R.slice_metric_values(task, "label_source", "judges", judged, jr.k_values)
+    jr.label_source_rows = out
+
+
+# --------------------------------------------------------------------------- judge_metric_values
+
+def _record_values(task: str, records: list[dict], k_values) -> dict[tuple, tuple]:
+    """(metric, k) -> (value, n_units, ci_lower, ci_upper) as metric_values computes them,
+    over per-record ``measures``."""
+    out = {}
+    for row in R.slice_metric_values(task, "x", "x", records, k_values):
+        out[(row["metric"], row["k"])] = (row["value"], row["n_units"], row["ci_lower"],
+                                          row["ci_upper"])
+    return out
+
+
+def _judge_metric_values(jr: JudgeReference) -> None:
+    out = []
+    for task in R.TASKS:
+        for judge, by_unit in sorted(jr.judge_rows[task].items()):
+            judged, human, ids = [], [], []
+            for rec_id, rec in sorted(jr.ref.records[task].items()):
+                if not rec["resolved"]:
+                    continue
+                keys = [(u["record_uuid"], u["chunk_id"]) if task == "retrieval"
+                        else (u["record_uuid"],) for u in rec["units"]]
+                if not all(k in by_unit for k in keys):
+                    continue
+                ids.append(rec_id)
+                human.append(rec)
+                if task == "retrieval":
+                    units = [{"labels": by_unit[k].labels, "rank": u["rank"]}
+                             for k, u in zip(keys, rec["units"])]
+                    for k, u in zip(keys, rec["units"]):
+                        assert by_unit[k].rank == u["rank"], (judge, k)
+                    judged.append({"measures": R.retrieval_record_measures(units, jr.k_values)})
+                else:
+                    judged.append({"measures": dict(by_unit[keys[0]].labels)})
+            if not ids:
+                continue
+            jr.compared[(judge, task)] = ids
+            jv = _record_values(task, judged, jr.k_values)
+            hv = _record_values(task, human, jr.k_values)
+            for (metric, k), (v, n, lo, hi) in jv.items():
+                hv_, hn, hlo, hhi = hv[(metric, k)]
+                out.append({"annotator_id": judge, "family": task, "metric": metric, "k": k,
+                            "annotator_kind": jr.judges[judge][0], "n_records": len(ids),
+                            "judge_value": v, "judge_n_units": n, "judge_ci_lower": lo,
+                            "judge_ci_upper": hi, "human_value": hv_, "human_n_units": hn,
+                            "human_ci_lower": hlo, "human_ci_upper": hhi,
+                            "difference": None if v is None or hv_ is None else v - hv_})
+    jr.judge_metric_rows = out
 
 
 # --------------------------------------------------------------------------- generated scenario
@@ -174,7 +425,16 @@ JUDGE_ANNOTATORS = [
     ("judge_contra", "CODE", "adjudicator", "always wrong (CODE, role adjudicator)"),
     ("hand_llm", "LLM", "annotator", "hand-made cases"),
     ("hand_code", "CODE", "adjudicator", "hand-made cases"),
+    ("judge_good", "LLM", "annotator", "about 92 % right per label (LLM)"),
+    ("judge_weak", "CODE", "annotator", "about 80 % right per label (CODE)"),
+    ("vote_x", "LLM", "annotator", "weighted-vote hand cases, gold kappa 1/2"),
+    ("vote_y", "CODE", "annotator", "weighted-vote hand cases, gold kappa 1/2"),
+    ("vote_z", "LLM", "adjudicator", "weighted-vote hand cases, gold kappa 1"),
+    ("vote_neg", "CODE", "annotator", "weighted-vote hand cases, gold kappa -1/2"),
 ]
+JUDGES_MIN_KAPPA = 0.3     # var judge_min_kappa of the generated judges scenario
+# dbt vars of the generated judges scenario (the reference gets the same values)
+JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "constraint_policy": "repair"}
 JUDGE_STAMP = "2025-04-15T12:00:00Z"      # later than every row of generate_scenario
 
 def _cols(task):
@@ -257,6 +517,122 @@ HAND_GROUNDING = {  # hand-r4 in grounding: a1 alone (tier_a), hand_llm misses t
 }
 HAND_RECORDS = [("hand-r7", "", "", "", "tier_b")]   # explicit tier; the others are absent
 
+# Weighted vote, by hand (generation).  Gold records vote-g1..g4: explicit tier_b, one voter
+# (a1) each, helpful consensus 1, 1, 0, 0 (other labels _GEN_BASE); the vote judges agree with
+# _GEN_BASE on the other labels (p_e = 1: kappa null, left out of gold_kappa), so gold_kappa
+# is the tier_b kappa of helpful:
+#   vote_x   1 1 0 1: tp 2 fp 1 fn 0 tn 1, p_o 3/4, p_e 3/4*1/2 + 1/4*1/2 = 1/2 -> kappa 1/2
+#   vote_y   1 0 0 0: tp 1 fp 0 fn 1 tn 2, p_o 3/4, p_e 1/4*1/2 + 3/4*1/2 = 1/2 -> kappa 1/2
+#   vote_z   1 1 0 0: kappa 1
+#   vote_neg 0 0 1 0: tp 0 fp 1 fn 2 tn 1, p_o 1/4, p_e 1/2 -> kappa -1/2 (weight 0)
+# (every number dyadic: exact in floating point too).
+VOTE_GOLD_TRUTH = {"vote-g1": 1, "vote-g2": 1, "vote-g3": 0, "vote-g4": 0}
+VOTE_GOLD_JUDGES = {"vote_x": (1, 1, 0, 1), "vote_y": (1, 0, 0, 0), "vote_z": (1, 1, 0, 0),
+                    "vote_neg": (0, 0, 1, 0)}
+# Judge-only records vote-u*: (record, judge, when, {label: value} overriding _GEN_BASE)
+VOTE_UNITS = [
+    ("vote-u1", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # 1/2 - 1/2 = 0: tied
+    ("vote-u1", "vote_y", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u2", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # 1/2 - 1/2 - 1 < 0: 0
+    ("vote-u2", "vote_y", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u2", "vote_z", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u3", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # hand_llm (kappa 1/5) is out of
+    ("vote-u3", "vote_y", JUDGE_STAMP, {"helpful": 0}),      # bounds: still tied
+    ("vote-u3", "hand_llm", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u4", "hand_code", JUDGE_STAMP, {"helpful": 1}),   # no within-bounds judge: all tied
+    ("vote-u5", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # hand_code (kappa -1) ignored: 1
+    ("vote-u5", "hand_code", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u6", "vote_z", JUDGE_STAMP, {"helpful": 0}),      # -1 + 1/2 + 1/2 = 0: tied
+    ("vote-u6", "vote_x", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u6", "vote_y", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u7", "vote_x", JUDGE_STAMP, {"helpful": 1, "incomplete": 1}),  # helpful 1,
+    ("vote-u7", "vote_y", JUDGE_STAMP, {"helpful": 1}),                   # incomplete tied
+    ("vote-u8", "a1", "2025-03-10T10:00:00Z", {"helpful": "maybe"}),      # rejected human row
+    ("vote-u8", "vote_y", JUDGE_STAMP, {"helpful": 0}),      # -1/2: 0
+    ("vote-u9", "vote_neg", JUDGE_STAMP, {"helpful": 1}),    # out of bounds / weight 0: tied
+    ("vote-u10", "vote_x", JUDGE_STAMP, {"helpful": 1}),     # vote_neg does not count:
+    ("vote-u10", "vote_neg", JUDGE_STAMP, {"helpful": 0, "unsafe_content": 1}),  # helpful 1
+    ("vote-u11", "vote_x", "2025-04-10T12:00:00Z", {"helpful": 0}),   # superseded
+    ("vote-u11", "vote_x", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u11", "vote_z", JUDGE_STAMP, {"helpful": 1, "unsafe_content": 1}),  # 1 - 1/2 > 0
+]
+VOTE_RECORDS = [(rec, "", "", "", "tier_b") for rec in VOTE_GOLD_TRUTH]
+
+
+def _vote_rows() -> list[dict]:
+    out = []
+    for rec, helpful in VOTE_GOLD_TRUTH.items():
+        out.append(judge_row("generation", (rec,), "a1", "2025-03-10T10:00:00Z",
+                             dict(_GEN_BASE, helpful=helpful)))
+    for judge, values in VOTE_GOLD_JUDGES.items():
+        for rec, v in zip(VOTE_GOLD_TRUTH, values):
+            out.append(judge_row("generation", (rec,), judge, JUDGE_STAMP,
+                                 dict(_GEN_BASE, helpful=v)))
+    for rec, ann, when, over in VOTE_UNITS:
+        out.append(judge_row("generation", (rec,), ann, when, dict(_GEN_BASE, **over)))
+    return out
+
+
+def _fix(task: str, lab: dict) -> dict:
+    """Make judge labels pass the row constraints (so that the row is accepted)."""
+    lab = dict(lab)
+    if task == "retrieval" and lab["evidence_sufficient"] == 1:
+        lab["topically_relevant"], lab["misleading"] = 1, 0
+    if task == "grounding":
+        if lab["contradicted_claim_present"] == 1:
+            lab["unsupported_claim_present"] = 1
+        if lab["fabricated_source"] == 1:
+            lab["source_cited"] = 1
+    return lab
+
+
+def _violate(r, task: str, lab: dict) -> dict:
+    """Break one implication (repair sets the consequent to 1; reject rejects the row)."""
+    lab = dict(lab)
+    if task == "retrieval":
+        lab.update(evidence_sufficient=1, topically_relevant=0, misleading=0)
+    elif r.random() < 0.5:
+        lab.update(contradicted_claim_present=1, unsupported_claim_present=0)
+    else:
+        lab.update(fabricated_source=1, source_cited=0)
+    return lab
+
+
+def _noisy(r, task: str, truth: dict, flip: float) -> dict:
+    return _fix(task, {c: (1 - v if r.random() < flip else v) for c, v in truth.items()})
+
+
+JONLY_JUDGES = {  # judge -> (probability of a row on a unit of a judge-only record, flip)
+    "judge_good": (0.8, 0.08), "judge_weak": (0.6, 0.25), "llm_judge": (0.4, 0.1),
+    "judge_oracle": (0.25, 0.0), "judge_zeros": (0.3, None), "rule_judge": (0.3, 0.15),
+}
+
+
+def _judge_only_rows(r, task: str, n: int) -> list[dict]:
+    """Records jonly-<task>-* labelled by judges only (retrieval: 1-5 ranked chunks, some
+    rank gaps; a unit whose only judges are out of bounds stays tied)."""
+    rows = []
+    labels = R.TASKS[task]["labels"]
+    for i in range(n):
+        rec = f"jonly-{task[:3]}-{i:02d}"
+        if task == "retrieval":
+            n_chunks = r.randint(1, 5)
+            ranks = sorted(r.sample(range(1, n_chunks + 3), n_chunks)) if r.random() < 0.3 \
+                else list(range(1, n_chunks + 1))
+            units = [((rec, f"{rec}-c{j}"), rk) for j, rk in enumerate(ranks)]
+        else:
+            units = [((rec,), None)]
+        for unit, rank in units:
+            truth = _fix(task, {c: int(r.random() < 0.5) for c in labels})
+            chosen = [j for j, (p, _) in JONLY_JUDGES.items() if r.random() < p]
+            if not chosen:
+                chosen = [r.choice(list(JONLY_JUDGES))]
+            for j in chosen:
+                flip = JONLY_JUDGES[j][1]
+                lab = {c: 0 for c in labels} if flip is None else _noisy(r, task, truth, flip)
+                rows.append(judge_row(task, unit, j, JUDGE_STAMP, lab, rank))
+    return rows
+
 
 def _hand_rows() -> dict[str, list[dict]]:
     out = {"retrieval": [], "grounding": [], "generation": []}
@@ -287,7 +663,17 @@ def generate_judges_scenario(out_dir, seed: int = 11) -> Path:
     * ``judge_contra`` (CODE, role adjudicator, latest of all rows): the opposite of the
       consensus on generation units (it would overrule the adjudicators if it counted as one);
     * a judge row on a record without any human row;
-    * the hand-made records ``hand-r*`` (HAND_HUMANS, HAND_JUDGES, HAND_GROUNDING).
+    * the hand-made records ``hand-r*`` (HAND_HUMANS, HAND_JUDGES, HAND_GROUNDING);
+    * ``judge_good`` (LLM, ~8 % of the labels flipped; every unit of ~70 % of the records) and
+      ``judge_weak`` (CODE, ~20 % flipped; ~half of the units; ~15 % of its retrieval and
+      grounding rows break an implication: repaired under ``constraint_policy: repair``):
+      within bounds at JUDGES_MIN_KAPPA (JUDGES_VARS: the vars the scenario is built with),
+      different weights;
+    * judge-only records ``jonly-ret-*`` (1-5 ranked chunks, some rank gaps) and ``jonly-gro-*``
+      labelled by judges of every quality (_judge_only_rows), and in generation the hand-made
+      weighted-vote cases ``vote-g*`` (gold records) / ``vote-u*`` (judge-only records;
+      VOTE_GOLD_JUDGES, VOTE_UNITS): equal weights that tie, an out-of-bounds judge with a
+      positive kappa, judges with negative kappa (weight 0).
 
     The judge rows are built from the consensus of reference.py under both seed loaders
     (agate / copy), on the units where both agree."""
@@ -296,8 +682,10 @@ def generate_judges_scenario(out_dir, seed: int = 11) -> Path:
 
     out = A.generate_scenario(out_dir)
     r = random.Random(seed)
+    r2 = random.Random(seed + 1000)     # the judges added later draw from their own stream
     agrs = [A.compute(out, null_mode=m) for m in ("agate", "copy")]
     new = _hand_rows()
+    good_records: dict[tuple, bool] = {}
     for task, spec in R.TASKS.items():
         labels = spec["labels"]
         stable = []
@@ -336,15 +724,40 @@ def generate_judges_scenario(out_dir, seed: int = 11) -> Path:
                           for c in labels}
                 rows.append(judge_row(task, unit, "judge_contra", "2025-05-01T12:00:00Z",
                                       contra, rank))
+            # judge_good: every unit of ~70 % of the records (compared records in
+            # judge_metric_values); judge_weak: ~half of the units
+            guess = {c: (v if v is not None else r2.randint(0, 1))
+                     for c, v in info["labels"].items()}
+            if good_records.setdefault((task, unit[0]), r2.random() < 0.7):
+                rows.append(judge_row(task, unit, "judge_good", JUDGE_STAMP,
+                                      _noisy(r2, task, guess, 0.08), rank))
+            if r2.random() < 0.5:
+                weak = _noisy(r2, task, guess, 0.2)
+                if task != "generation" and r2.random() < 0.15:
+                    weak = _violate(r2, task, weak)     # repaired under constraint_policy
+                rows.append(judge_row(task, unit, "judge_weak", JUDGE_STAMP, weak, rank))
     new["generation"].append(judge_row("generation", ("judge-only-record",), "judge_oracle",
                                        JUDGE_STAMP, {c: 1 for c in _GEN_BASE}))
+    new["generation"] += _vote_rows()
+    new["retrieval"] += _judge_only_rows(r2, "retrieval", 14)
+    new["grounding"] += _judge_only_rows(r2, "grounding", 14)
+    # judge_good also labels, on 12 of its human-labelled retrieval records, a chunk no human
+    # labelled (rank 6, sufficient): not a unit of the record, so it must change neither the
+    # record's compared status nor the judge's DCG / IDCG in judge_metric_values
+    extra = sorted(rec for (task, rec), good in good_records.items()
+                   if good and task == "retrieval")[:12]
+    for rec in extra:
+        new["retrieval"].append(judge_row(
+            "retrieval", (rec, f"{rec}-judge-extra"), "judge_good", JUDGE_STAMP,
+            {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}, 6))
     for task, spec in R.TASKS.items():
         path = out / f"{spec['seed']}.csv"
         G._write(path, _cols(task), _read_rows(path) + new[task])
     with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
     with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, lineterminator="\n").writerows([row + ("",) for row in HAND_RECORDS])
+        csv.writer(fh, lineterminator="\n").writerows([row + ("",) for row in
+                                                       HAND_RECORDS + VOTE_RECORDS])
     return out
 
 
