@@ -27,7 +27,7 @@ paired as (
             and votes_a.record_uuid = votes_b.record_uuid
             and votes_a.unit_chunk_key = votes_b.unit_chunk_key
             and votes_a.label = votes_b.label
-            and votes_a.annotator_id < votes_b.annotator_id
+            and {{ ragmart_collate_binary('votes_a.annotator_id') }} < votes_b.annotator_id
 
 ),
 
