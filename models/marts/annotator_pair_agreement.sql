@@ -39,7 +39,7 @@ summed as (
         annotator_a,
         annotator_b,
         count(*) as n_shared_units,
-        avg(case when value_a = value_b then 1.0 else 0.0 end) as observed_agreement,
+        avg(cast(case when value_a = value_b then 1 else 0 end as {{ ragmart_type_double() }})) as observed_agreement,
         avg(cast(value_a as {{ ragmart_type_double() }})) as positive_share_a,
         avg(cast(value_b as {{ ragmart_type_double() }})) as positive_share_b
 
