@@ -9,13 +9,20 @@ export RAGMART_DUCKDB_PATH ?= ragmart.duckdb
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 # Extra vars for dbt, e.g. make build VARS='{constraint_policy: repair}'
 VARS ?= {}
+comma := ,
 
-.PHONY: build build-files bench test lint dbt-build docs pytest clean help
+.PHONY: build build-files bench test test-engines lint dbt-build docs pytest clean help
+# Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
+# installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
+ENGINES ?= postgres
+# The data sets `make test` compares on those engines (make test-engines compares them all).
+ENGINE_DATA_SETS ?= sample,edge
 
 help:
 	@echo "make build   set up .venv, load the seeds, build and test every model on DuckDB, print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
-	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest (what CI runs)"
+	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest, marts proven equal on PostgreSQL (what CI runs)"
+	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
 	@echo "make clean   remove target/, logs/ and the DuckDB file"
 
@@ -26,6 +33,14 @@ $(BIN)/.runtime-installed: requirements.txt
 
 $(BIN)/.dev-installed: requirements-dev.txt $(BIN)/.runtime-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+$(BIN)/.postgres-installed: requirements-postgres.txt $(BIN)/.runtime-installed
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-postgres.txt
+	@touch $@
+
+$(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.runtime-installed
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-spark.txt
 	@touch $@
 
 build: $(BIN)/.runtime-installed
@@ -52,8 +67,19 @@ dbt-build: $(BIN)/.dev-installed
 docs: $(BIN)/.dev-installed
 	$(DBT) docs generate $(DBT_ARGS)
 
-pytest: $(BIN)/.dev-installed
-	$(BIN)/python -m pytest tests/python -q
+pytest: $(BIN)/.dev-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
+ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
+	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
+		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q
+else
+	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest tests/python -q
+endif
+
+# Every engine: the sample, the edge cases and a generated export built on PostgreSQL and Spark
+# (session mode, Java 17) and every public mart compared with DuckDB's (tests/python/engines).
+test-engines: $(BIN)/.dev-installed $(BIN)/.postgres-installed $(BIN)/.spark-installed
+	RAGMART_ENGINES=postgres,spark RAGMART_ENGINE_DATA_SETS= SPARK_LOCAL_IP=127.0.0.1 scripts/postgres.sh run \
+		$(BIN)/python -m pytest tests/python/engines -q -rs
 
 test: lint dbt-build docs pytest
 

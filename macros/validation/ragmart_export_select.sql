@@ -40,14 +40,15 @@
 
 {#-
     A row number for the rows of an export that depends only on their content, so that every
-    engine numbers the same rows the same way. Rows that are equal in every column are
-    interchangeable, so their order among themselves does not matter.
+    engine numbers the same rows the same way (texts are compared by their bytes, whatever the
+    database's collation). Rows that are equal in every column are interchangeable, so their
+    order among themselves does not matter.
 -#}
 {% macro ragmart_content_row_number(task) -%}
     row_number() over (
         order by
         {%- for column in ragmart_export_columns(task) %}
-            {{ column.name }} nulls last{% if not loop.last %},{% endif %}
+            {{ ragmart_collate_binary(column.name) }} nulls last{% if not loop.last %},{% endif %}
         {%- endfor %}
     )
 {%- endmacro %}

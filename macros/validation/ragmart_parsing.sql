@@ -56,7 +56,7 @@
     {%- endset -%}
     case
         when {{ ragmart_regex_full_match(text, pattern[1:-1]) }}
-            then {{ dbt.dateadd('minute', '-1 * ' ~ offset_minutes, local_time) }}
+            then {{ ragmart_add_minutes(local_time, '-1 * ' ~ offset_minutes) }}
     end
 {%- endmacro %}
 

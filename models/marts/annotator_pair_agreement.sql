@@ -27,7 +27,7 @@ paired as (
             and votes_a.record_uuid = votes_b.record_uuid
             and votes_a.unit_chunk_key = votes_b.unit_chunk_key
             and votes_a.label = votes_b.label
-            and votes_a.annotator_id < votes_b.annotator_id
+            and {{ ragmart_collate_binary('votes_a.annotator_id') }} < votes_b.annotator_id
 
 ),
 
@@ -39,7 +39,7 @@ summed as (
         annotator_a,
         annotator_b,
         count(*) as n_shared_units,
-        avg(case when value_a = value_b then 1.0 else 0.0 end) as observed_agreement,
+        avg(cast(case when value_a = value_b then 1 else 0 end as {{ ragmart_type_double() }})) as observed_agreement,
         avg(cast(value_a as {{ ragmart_type_double() }})) as positive_share_a,
         avg(cast(value_b as {{ ragmart_type_double() }})) as positive_share_b
 

@@ -41,7 +41,7 @@ compared_with_others as (
         votes.annotator_id,
         count(distinct {{ dbt.concat(['votes.record_uuid', "'|'", 'votes.unit_chunk_key']) }}) as n_shared_units,
         count(*) as n_pairwise_comparisons,
-        avg(case when votes.label_value = other_votes.label_value then 1.0 else 0.0 end) as pairwise_agreement
+        avg(cast(case when votes.label_value = other_votes.label_value then 1 else 0 end as {{ ragmart_type_double() }})) as pairwise_agreement
 
     from votes
     inner join votes as other_votes
@@ -61,7 +61,7 @@ compared_with_adjudication as (
         votes.task,
         votes.annotator_id,
         count(*) as n_adjudicated_labels,
-        avg(case when votes.label_value = label_consensus.consensus_value then 1.0 else 0.0 end)
+        avg(cast(case when votes.label_value = label_consensus.consensus_value then 1 else 0 end as {{ ragmart_type_double() }}))
             as adjudication_agreement
 
     from votes

@@ -1,0 +1,38 @@
+{#-
+    Seed loading on Spark. dbt-spark's own version formats every value as '<value>' without
+    escaping, so a quote in a text breaks the insert and an empty cell arrives as the text
+    'None'. This version (found by dbt's dispatch before the adapter's) writes each value as a
+    Spark string literal with backslashes and quotes escaped, and an empty cell as null.
+-#}
+{% macro spark__load_csv_rows(model, agate_table) %}
+    {%- set batch_size = get_batch_size() -%}
+    {%- set column_override = model['config'].get('column_types', {}) -%}
+    {%- set statements = [] -%}
+    {%- for chunk in agate_table.rows | batch(batch_size) -%}
+        {%- set sql -%}
+            insert into {{ this.render() }} values
+            {% for row in chunk -%}
+                ({%- for col_name in agate_table.column_names -%}
+                    {%- set type = column_override.get(col_name, adapter.convert_type(agate_table, loop.index0)) -%}
+                    cast({{ ragmart_spark_literal(row[loop.index0]) }} as {{ type }})
+                    {%- if not loop.last %}, {% endif -%}
+                {%- endfor -%})
+                {%- if not loop.last %},{% endif %}
+            {% endfor -%}
+        {%- endset -%}
+        {%- do adapter.add_query(sql, abridge_sql_log=True) -%}
+        {%- if loop.index0 == 0 -%}
+            {%- do statements.append(sql) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(statements[0] if statements else '') }}
+{% endmacro %}
+
+{#- A seed value as a Spark SQL literal: null, or a quoted text with \ and ' escaped. -#}
+{% macro ragmart_spark_literal(value) -%}
+    {%- if value is none -%}
+        null
+    {%- else -%}
+        '{{ value | string | replace("\\", "\\\\") | replace("'", "\\'") }}'
+    {%- endif -%}
+{%- endmacro %}

@@ -1,0 +1,429 @@
+"""The same project on PostgreSQL and Apache Spark gives the same marts as on DuckDB.
+
+For each engine named in ``RAGMART_ENGINES`` (comma-separated: ``postgres``, ``spark``; the
+Makefile's ``test-engines`` and ``test`` set it) and each data set below, the project is built
+with ``dbt build --target <engine>`` on a copy of the project and compared with the DuckDB build
+of the same data:
+
+* every seed table, exactly: the inputs are the same on every engine (dbt-postgres and
+  dbt-spark load seeds through agate, which reads a blank or ``null`` cell as null, while
+  dbt-duckdb's fast loader keeps it as text; the DuckDB reference build therefore loads its
+  seeds with ``fast: false``, dbt-duckdb's agate loader, so that all three start from the same
+  tables);
+* every public mart (``access: public`` in the manifest): the same columns in the same order,
+  the same rows, text, integers, booleans, dates and timestamps equal, doubles equal to 1e-9
+  (absolute or relative); ``rejected_annotations`` exactly, ``annotation_row_id`` included;
+* every seed, model, data test and unit test ends with the same status (a test that fails or
+  warns on DuckDB must fail or warn on the engine, and no other).
+
+Data sets: ``sample`` (the project's seeds), ``edge`` (tests/python/fixtures/edge_cases: bad
+timestamps, offsets, impossible dates, blank values, every reason code), ``edge_repair`` (the
+same with ``constraint_policy: repair``, Postgres only) and ``generated`` (a small export of
+scripts/generate_exports.py loaded as seeds: quotes, commas, line breaks and umlauts inside
+texts, several boolean spellings, bad rows).
+
+Connection: Postgres from RAGMART_PG_* (scripts/postgres.sh start prints them), one schema per
+data set; Spark in session mode with a warehouse and metastore in a temp dir per build.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import conftest as C  # noqa: E402
+
+ENGINES = [e.strip() for e in os.environ.get("RAGMART_ENGINES", "").split(",") if e.strip()]
+KNOWN_ENGINES = ("postgres", "spark")
+GENERATOR = C.PROJECT / "scripts" / "generate_exports.py"
+TOLERANCE = 1e-9
+BUILD_TIMEOUT = 3600
+
+# (engine, data set) pairs that are compared; Spark takes minutes per build, so it gets fewer.
+# RAGMART_ENGINE_DATA_SETS (comma-separated) narrows the data sets, e.g. to sample,edge in CI.
+DATA_SETS = {
+    "postgres": ["sample", "edge", "edge_repair", "generated"],
+    "spark": ["sample", "edge", "generated"],
+}
+ONLY_DATA_SETS = [d.strip() for d in os.environ.get("RAGMART_ENGINE_DATA_SETS", "").split(",") if d.strip()]
+VARS = {"edge_repair": {"constraint_policy": "repair"}}
+SEEDS = {"retrieval_annotations", "grounding_annotations", "generation_annotations", "annotators", "records"}
+
+# Wall-clock seconds of every build, printed when the module ends (report_timings).
+TIMINGS: list[tuple[str, str, float, str]] = []
+
+
+@dataclass
+class Result:
+    engine: str
+    data_set: str
+    project: Path
+    seconds: float
+    statuses: dict[str, str]
+    marts: dict[str, tuple[list[str], list[tuple]]] = field(default_factory=dict)
+    error: str | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparison (also checked by test_comparison_catches_differences below)
+# ---------------------------------------------------------------------------------------------
+
+def normalize(value):
+    """A value as Python reads it from any engine: floats for doubles and decimals, naive UTC
+    datetimes, dates; JSON-wrapped values from read_spark.py unwrapped."""
+    if isinstance(value, dict):
+        ((kind, text),) = value.items()
+        if kind == "float":
+            return float(text)
+        if kind == "timestamp":
+            return dt.datetime.fromisoformat(text)
+        if kind == "date":
+            return dt.date.fromisoformat(text)
+        raise ValueError(f"unknown value {value!r}")
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(dt.UTC).replace(tzinfo=None)
+    return value
+
+
+def _sort_key(row: tuple) -> tuple:
+    """Rows sorted by their non-float values, then by their floats rounded well above 1e-9."""
+    exact = tuple((v is None, type(v).__name__, str(v)) for v in row if not isinstance(v, float))
+    rounded = tuple((v is None, round(v, 6) if isinstance(v, float) else 0) for v in row
+                    if isinstance(v, float) or v is None)
+    return exact + rounded
+
+
+def _equal(a, b, exact: bool) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, float) or isinstance(b, float):
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or isinstance(a, bool) \
+                or isinstance(b, bool):
+            return False
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b if exact else math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+    return type(a) is type(b) and a == b
+
+
+def compare_mart(name: str, reference: tuple[list[str], list[tuple]], other: tuple[list[str], list[tuple]],
+                 engine: str, exact: bool = False, limit: int = 10) -> list[str]:
+    """Differences between DuckDB's rows of a mart and an engine's, as readable lines."""
+    ref_columns, ref_rows = reference
+    columns, rows = other
+    ref_columns = [c.lower() for c in ref_columns]
+    columns = [c.lower() for c in columns]
+    if ref_columns != columns:
+        return [f"{name}: columns differ: duckdb {ref_columns} vs {engine} {columns}"]
+    problems = []
+    ref_sorted = sorted((tuple(map(normalize, r)) for r in ref_rows), key=_sort_key)
+    got_sorted = sorted((tuple(map(normalize, r)) for r in rows), key=_sort_key)
+    if len(ref_sorted) != len(got_sorted):
+        problems.append(f"{name}: {len(ref_sorted)} rows on duckdb, {len(got_sorted)} on {engine}")
+        ref_keys = {_sort_key(r) for r in ref_sorted}
+        got_keys = {_sort_key(r) for r in got_sorted}
+        for row in [r for r in ref_sorted if _sort_key(r) not in got_keys][:limit]:
+            problems.append(f"{name}: only on duckdb: {dict(zip(columns, row))}")
+        for row in [r for r in got_sorted if _sort_key(r) not in ref_keys][:limit]:
+            problems.append(f"{name}: only on {engine}: {dict(zip(columns, row))}")
+        return problems
+    for ref_row, row in zip(ref_sorted, got_sorted):
+        for column, a, b in zip(columns, ref_row, row):
+            if not _equal(a, b, exact):
+                key = {c: v for c, v in zip(columns, ref_row) if not isinstance(v, float)}
+                problems.append(f"{name}: row {key}: {column} is {a!r} on duckdb, {b!r} on {engine}")
+                if len(problems) >= limit:
+                    return problems + [f"{name}: (further differences not listed)"]
+    return problems
+
+
+def compare_statuses(reference: dict[str, str], other: dict[str, str], engine: str) -> list[str]:
+    problems = []
+    for unique_id, status in sorted(reference.items()):
+        got = other.get(unique_id)
+        if got != status:
+            problems.append(f"{unique_id}: {status} on duckdb, {got or 'not run'} on {engine}")
+    for unique_id in sorted(set(other) - set(reference)):
+        problems.append(f"{unique_id}: not run on duckdb, {other[unique_id]} on {engine}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Builds
+# ---------------------------------------------------------------------------------------------
+
+def _dbt() -> list[str]:
+    dbt = Path(sys.executable).parent / "dbt"
+    return [str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]
+
+
+def statuses_of(project: Path) -> dict[str, str]:
+    return {r["unique_id"]: r["status"] for r in C.read_run_results(project)}
+
+
+def public_marts(project: Path) -> list[str]:
+    """The public marts and the seeds of a built project: the tables compared across engines."""
+    manifest = json.loads((project / "target" / "manifest.json").read_text())
+    marts = sorted(n["name"] for n in manifest["nodes"].values()
+                   if n["resource_type"] == "model" and n["package_name"] == "ragmart" and n.get("access") == "public")
+    seeds = sorted(n["name"] for n in manifest["nodes"].values()
+                   if n["resource_type"] == "seed" and n["package_name"] == "ragmart")
+    return marts + seeds
+
+
+def generated_seeds(tmp: Path) -> Path:
+    out = tmp / "export"
+    subprocess.run([sys.executable, str(GENERATOR), "--records", "160", "--annotators", "3", "--chunks", "5",
+                    "--seed", "29", "--bad-rate", "0.03", "--dual-rate", "0.5", "--out", str(out), "--quiet"],
+                   check=True)
+    seeds = tmp / "seeds"
+    seeds.mkdir()
+    for name in C.SEED_FILES + ["records.csv"]:
+        shutil.copyfile(out / name, seeds / name)
+    return seeds
+
+
+def seed_dir(data_set: str, tmp_factory) -> Path | None:
+    if data_set == "sample":
+        return None
+    if data_set in ("edge", "edge_repair"):
+        return C.EDGE
+    if data_set == "generated":
+        return generated_seeds(tmp_factory.mktemp("generated"))
+    raise ValueError(data_set)
+
+
+def agate_seed_loader(project: Path) -> None:
+    """Make dbt-duckdb load the seeds of a project copy through agate, as the other adapters do."""
+    path = project / "dbt_project.yml"
+    text = path.read_text()
+    anchor = "seeds:\n  ragmart:\n"
+    assert anchor in text, f"no '{anchor}' in {path}"
+    path.write_text(text.replace(anchor, anchor + "    +fast: false\n"))
+
+
+def run_build(engine: str, data_set: str, seeds: Path | None, tmp: Path, env: dict) -> tuple[Path, float, str | None]:
+    project = C.prepare_project(tmp, seeds)
+    if engine == "duckdb":
+        agate_seed_loader(project)
+    args = ["build", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"), "--target", engine]
+    if data_set in VARS:
+        args += ["--vars", json.dumps(VARS[data_set])]
+    started = time.time()
+    with open(tmp / "dbt.log", "w") as log:
+        proc = subprocess.run(_dbt() + args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp,
+                              timeout=BUILD_TIMEOUT)
+    seconds = time.time() - started
+    TIMINGS.append((engine, data_set, seconds, str(tmp / "dbt.log")))
+    error = None
+    if proc.returncode not in (0, 1) or not (project / "target" / "run_results.json").exists():
+        error = f"dbt build on {engine} exited with {proc.returncode}: {(tmp / 'dbt.log').read_text()[-3000:]}"
+    return project, seconds, error
+
+
+def read_duckdb(db_path: Path, marts: list[str]) -> dict:
+    import duckdb
+
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        out = {}
+        for mart in marts:
+            cur = con.execute(f'select * from main."{mart}"')
+            out[mart] = ([d[0] for d in cur.description], cur.fetchall())
+        return out
+
+
+def pg_env() -> dict:
+    missing = [v for v in ("RAGMART_PG_HOST", "RAGMART_PG_PORT") if not os.environ.get(v)]
+    if missing:
+        pytest.fail(f"RAGMART_ENGINES names postgres but {missing} are not set: run "
+                    "'eval \"$(scripts/postgres.sh start)\"' first (make test-engines does)")
+    return {k: os.environ[k] for k in os.environ if k.startswith("RAGMART_PG_")}
+
+
+def pg_connect():
+    import psycopg2
+
+    env = pg_env()
+    return psycopg2.connect(host=env["RAGMART_PG_HOST"], port=int(env["RAGMART_PG_PORT"]),
+                            user=env.get("RAGMART_PG_USER", "ragmart"), password=env.get("RAGMART_PG_PASSWORD", "ragmart"),
+                            dbname=env.get("RAGMART_PG_DATABASE", "ragmart"))
+
+
+def build_postgres(data_set: str, seeds: Path | None, tmp: Path) -> Result:
+    schema = f"ragmart_test_{data_set}"
+    with pg_connect() as con, con.cursor() as cur:
+        cur.execute(f'drop schema if exists "{schema}" cascade')
+    env = dict(os.environ, **pg_env(), RAGMART_PG_SCHEMA=schema)
+    project, seconds, error = run_build("postgres", data_set, seeds, tmp, env)
+    result = Result("postgres", data_set, project, seconds, statuses_of(project), error=error)
+    if error is None:
+        con = pg_connect()
+        try:
+            with con.cursor() as cur:
+                for mart in public_marts(project):
+                    cur.execute(f'select * from "{schema}"."{mart}"')
+                    result.marts[mart] = ([d[0] for d in cur.description], cur.fetchall())
+        finally:
+            con.close()
+    return result
+
+
+def build_spark(data_set: str, seeds: Path | None, tmp: Path) -> Result:
+    spark_dir = tmp / "spark"
+    schema = f"ragmart_test_{data_set}"
+    env = dict(os.environ, RAGMART_SPARK_DIR=str(spark_dir), RAGMART_SPARK_SCHEMA=schema, TZ="UTC",
+               SPARK_LOCAL_IP="127.0.0.1")
+    project, seconds, error = run_build("spark", data_set, seeds, tmp, env)
+    result = Result("spark", data_set, project, seconds, statuses_of(project), error=error)
+    if error is None:
+        marts = public_marts(project)
+        out = tmp / "marts.json"
+        proc = subprocess.run([sys.executable, str(HERE / "read_spark.py"), "--spark-dir", str(spark_dir),
+                               "--schema", schema, "--out", str(out), *marts],
+                              env=env, capture_output=True, text=True, timeout=900, cwd=tmp)
+        if proc.returncode != 0:
+            result.error = f"reading the Spark tables failed: {proc.stderr[-3000:]}"
+        else:
+            data = json.loads(out.read_text())
+            result.marts = {m: (d["columns"], [tuple(r) for r in d["rows"]]) for m, d in data.items()}
+    return result
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_timings(request):
+    """Print the wall-clock time of every build of this module when it ends."""
+    yield
+    lines = [f"ragmart engine build {engine} {data_set}: {seconds:.0f}s (log {log})"
+             for engine, data_set, seconds, log in TIMINGS]
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None or not lines:
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line("")
+        for line in lines:
+            reporter.write_line(line)
+
+
+@dataclass
+class Reference:
+    project: Path
+    statuses: dict[str, str]
+    marts: dict
+
+
+@pytest.fixture(scope="module")
+def references(tmp_path_factory):
+    """The DuckDB build of each data set, with seeds loaded through agate (agate_seed_loader)."""
+    cache: dict[str, tuple[Reference, Path | None]] = {}
+
+    def get(data_set: str) -> tuple[Reference, Path | None]:
+        if data_set in cache:
+            return cache[data_set]
+        seeds = seed_dir(data_set, tmp_path_factory)
+        tmp = tmp_path_factory.mktemp(f"duckdb_{data_set}")
+        db_path = tmp / "ragmart.duckdb"
+        env = dict(os.environ, RAGMART_DUCKDB_PATH=str(db_path))
+        project, _, error = run_build("duckdb", data_set, seeds, tmp, env)
+        assert error is None, error
+        marts = public_marts(project)
+        assert len(marts) >= 15, f"expected the project's public marts and seeds, found {marts}"
+        reference = Reference(project, statuses_of(project), read_duckdb(db_path, marts))
+        assert sum(len(rows) for _, rows in reference.marts.values()) > 0, "the DuckDB marts are empty"
+        cache[data_set] = (reference, seeds)
+        return cache[data_set]
+
+    return get
+
+
+CASES = [(engine, data_set) for engine in KNOWN_ENGINES for data_set in DATA_SETS[engine]]
+
+
+@pytest.mark.parametrize(("engine", "data_set"), CASES, ids=[f"{e}-{d}" for e, d in CASES])
+def test_engine_marts_equal_duckdb(engine, data_set, references, tmp_path_factory):
+    if engine not in ENGINES:
+        pytest.skip(f"{engine} is not in RAGMART_ENGINES (make test-engines runs every engine)")
+    if ONLY_DATA_SETS and data_set not in ONLY_DATA_SETS:
+        pytest.skip(f"{data_set} is not in RAGMART_ENGINE_DATA_SETS (make test-engines runs every data set)")
+    if engine == "spark" and shutil.which("java") is None:
+        pytest.fail("Spark needs Java 17 on the PATH (Debian: apt-get install -y openjdk-17-jre-headless)")
+    reference, seeds = references(data_set)
+    tmp = tmp_path_factory.mktemp(f"{engine}_{data_set}")
+    result = build_postgres(data_set, seeds, tmp) if engine == "postgres" else build_spark(data_set, seeds, tmp)
+    assert result.error is None, result.error
+    problems = compare_statuses(reference.statuses, result.statuses, engine)
+    for mart, rows in reference.marts.items():
+        if mart not in result.marts:
+            problems.append(f"{mart}: not built on {engine}")
+            continue
+        exact = mart == "rejected_annotations" or mart in SEEDS
+        problems += compare_mart(mart, rows, result.marts[mart], engine, exact=exact)
+    assert not problems, (f"{engine} differs from duckdb on the {data_set} data "
+                          f"({len(problems)} differences; build log {tmp / 'dbt.log'}):\n" + "\n".join(problems))
+
+
+@pytest.mark.parametrize("engine", KNOWN_ENGINES)
+def test_files_mode_is_a_clear_compile_error(engine, tmp_path):
+    """Files mode reads the export files with DuckDB; elsewhere it must stop with a message."""
+    if engine not in ENGINES:
+        pytest.skip(f"{engine} is not in RAGMART_ENGINES")
+    env = dict(os.environ, **(pg_env() if engine == "postgres" else {}),
+               RAGMART_SPARK_DIR=str(tmp_path / "spark"), SPARK_LOCAL_IP="127.0.0.1")
+    project = C.prepare_project(tmp_path, None)
+    proc = subprocess.run(_dbt() + ["compile", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"),
+                                    "--target", engine, "--select", "stg_annotation_exports__retrieval",
+                                    "--vars", json.dumps({"input_mode": "files", "input_path": str(tmp_path)})],
+                          env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert proc.returncode != 0, "files mode compiled on " + engine
+    assert f"input_mode 'files' reads files with DuckDB; on {engine}" in proc.stdout, proc.stdout[-2000:]
+
+
+# ---------------------------------------------------------------------------------------------
+# The comparison itself can fail
+# ---------------------------------------------------------------------------------------------
+
+def test_comparison_catches_differences():
+    reference = (["k", "name", "value", "at"], [
+        (1, "a", 0.5, dt.datetime(2025, 3, 3, 8, 0)),
+        (2, "b", None, dt.datetime(2025, 3, 4, 8, 0)),
+        (3, "c", 1 / 3, None),
+    ])
+    same = (["K", "name", "value", "at"], [
+        (3, "c", Decimal("0.333333333333333333"), None),
+        (1, "a", 0.5 + 1e-12, dt.datetime(2025, 3, 3, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=1)))),
+        (2, "b", None, {"timestamp": "2025-03-04T08:00:00"}),
+    ])
+    assert compare_mart("m", reference, same, "x") == []
+    off_by_1e8 = (reference[0], [(1, "a", 0.5 + 1e-8, reference[1][0][3])] + reference[1][1:])
+    assert any("value is 0.5 on duckdb" in p for p in compare_mart("m", reference, off_by_1e8, "x"))
+    assert compare_mart("m", reference, (reference[0], reference[1][:2]), "x")[0] == "m: 3 rows on duckdb, 2 on x"
+    renamed = (reference[0], [(1, "A", 0.5, reference[1][0][3])] + reference[1][1:])
+    assert compare_mart("m", reference, renamed, "x")
+    null_vs_zero = (reference[0], [reference[1][0], (2, "b", 0.0, reference[1][1][3]), reference[1][2]])
+    assert compare_mart("m", reference, null_vs_zero, "x")
+    shifted = (reference[0], [(1, "a", 0.5, dt.datetime(2025, 3, 3, 10, 0))] + reference[1][1:])
+    assert compare_mart("m", reference, shifted, "x")
+    assert compare_mart("m", reference, (["k", "name", "value"], []), "x")[0].startswith("m: columns differ")
+    tiny = (reference[0], [(1, "a", 0.5 + 1e-12, reference[1][0][3])] + reference[1][1:])
+    assert compare_mart("m", reference, tiny, "x", exact=True)
+    assert compare_mart("m", reference, (reference[0], [(1, "a", 0.5, reference[1][0][3]), reference[1][1],
+                                                       (3, 3, 1 / 3, None)]), "x")
+    assert compare_statuses({"test.a": "pass", "test.b": "warn"}, {"test.a": "pass", "test.b": "pass"}, "x") == \
+        ["test.b: warn on duckdb, pass on x"]
+    assert compare_statuses({"test.a": "pass"}, {}, "x") == ["test.a: pass on duckdb, not run on x"]
