@@ -43,15 +43,11 @@
     {{ return(files) }}
 {%- endmacro %}
 
-{#- A SQL list literal of file names. -#}
-{% macro ragmart_sql_file_list(files) -%}
-    [{%- for file in files -%}'{{ file | replace("'", "''") }}'{% if not loop.last %}, {% endif %}{%- endfor -%}]
-{%- endmacro %}
-
 {#-
-    The query that reads one input in files mode: CSV files with a header, quoted multi-line
-    fields and "" escapes, every column as text; Parquet files as they are (staging casts every
-    column to text); both appended by column name. A missing optional input reads as an empty
+    The query that reads one input in files mode: each CSV file with a header, quoted multi-line
+    fields and "" escapes, every column as text; each Parquet file as it is (staging casts every
+    column to text); all appended by column name, each row with its place in the input
+    (`ragmart_file_position`, see ragmart_file_position_base). A missing optional input reads as an empty
     relation with the input's columns.
 -#}
 {% macro ragmart_file_scan(task) -%}
@@ -65,22 +61,21 @@
 {%- endmacro %}
 
 {% macro duckdb__ragmart_file_scan(task) -%}
-    {%- set csv_files = ragmart_input_files(task, 'csv') -%}
-    {%- set parquet_files = ragmart_input_files(task, 'parquet') -%}
     {%- set scans = [] -%}
-    {%- if csv_files -%}
-        {%- do scans.append(
-            "select * from read_csv(" ~ ragmart_sql_file_list(csv_files)
-            ~ ", header = true, all_varchar = true, quote = '\"', escape = '\"', union_by_name = true"
-            ~ ", delim = ',')") -%}
-    {%- endif -%}
-    {%- if parquet_files -%}
-        {%- do scans.append("select * from read_parquet(" ~ ragmart_sql_file_list(parquet_files) ~ ", union_by_name = true)") -%}
-    {%- endif -%}
+    {%- set csv_options = ", header = true, all_varchar = true, quote = '\"', escape = '\"', delim = ','" -%}
+    {%- for extension in ['csv', 'parquet'] -%}
+        {%- for file in ragmart_input_files(task, extension) -%}
+            {%- set reader = "read_csv('" ~ (file | replace("'", "''")) ~ "'" ~ csv_options ~ ")" if extension == 'csv'
+                else "read_parquet('" ~ (file | replace("'", "''")) ~ "')" -%}
+            {%- do scans.append(
+                "select " ~ (scans | length + 1) ~ " * " ~ ragmart_file_position_base() ~ " + ordinality as ragmart_file_position"
+                ~ ", * exclude (ordinality) from " ~ reader ~ " with ordinality") -%}
+        {%- endfor -%}
+    {%- endfor -%}
     {%- if scans -%}
         {{ return(scans | join(' union all by name ')) }}
     {%- elif not execute or task in ['annotators', 'records'] -%}
-        {%- set columns = [] -%}
+        {%- set columns = ['cast(null as ' ~ dbt.type_bigint() ~ ') as ragmart_file_position'] -%}
         {%- for column in ragmart_export_columns(task) -%}
             {%- do columns.append('cast(null as ' ~ dbt.type_string() ~ ') as ' ~ column.name) -%}
         {%- endfor -%}
@@ -89,6 +84,40 @@
         {{ exceptions.raise_compiler_error(
             "ragmart: no " ~ ragmart_input_prefix(task) ~ "*.csv or " ~ ragmart_input_prefix(task)
             ~ "*.parquet file in input_path '" ~ ragmart_input_path() ~ "'") }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#-
+    Files mode numbers the rows by their place in the input: file k (1 for the first CSV file by
+    name, then the next, then the Parquet files) and row n of that file (1 for the first row after
+    the header) give k * ragmart_file_position_base() + n. DuckDB's `with ordinality` numbers
+    the rows of a table function in the order it reads them.
+-#}
+{% macro ragmart_file_position_base() -%}
+    {{ return(1000000000000) }}
+{%- endmacro %}
+
+{#-
+    The rows of an input with their annotation_row_id, every column of the export as text
+    (ragmart_export_select). Seeds mode numbers the rows by their content
+    (ragmart_content_row_number), the same on every engine; files mode (DuckDB) by their place in
+    the files (ragmart_file_position_base), which needs no sort. Read by staging, and by the
+    quarantine for the original values of its rejected rows.
+-#}
+{% macro ragmart_input_rows(task) -%}
+    {%- if ragmart_input_mode() == 'files' -%}
+    select
+        ragmart_file_position as annotation_row_id,
+        {{ ragmart_export_select(task) }}
+    from {{ ragmart_input_relation(task) }}
+    {%- else -%}
+    select
+        {{ ragmart_content_row_number(task) }} as annotation_row_id,
+        exported_columns.*
+    from (
+        select {{ ragmart_export_select(task) }}
+        from {{ ragmart_input_relation(task) }}
+    ) as exported_columns
     {%- endif -%}
 {%- endmacro %}
 

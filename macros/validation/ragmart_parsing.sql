@@ -7,7 +7,19 @@
 
 {#- True when a value is missing: null, empty or blank. -#}
 {% macro ragmart_is_blank(expression) -%}
+    {{ return(adapter.dispatch('ragmart_is_blank', 'ragmart')(expression)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_is_blank(expression) -%}
     ({{ ragmart_clean_text(expression) }} is null)
+{%- endmacro %}
+
+{#-
+    DuckDB: the same test without trimming a copy of the text (costly on long texts such as
+    chunks): blank when no character other than space, tab, line feed or carriage return occurs.
+-#}
+{% macro duckdb__ragmart_is_blank(expression) -%}
+    ({{ expression }} is null or not regexp_matches({{ expression }}, '[^ \t\n\r]'))
 {%- endmacro %}
 
 {#- 1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null. -#}

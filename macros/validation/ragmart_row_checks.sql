@@ -1,6 +1,7 @@
 {#-
     The row checks of CONTRACT.md (Reason codes, step 1) for one task: a list of
-    {code, condition} pairs, sorted by code, over the columns of the task's staging model.
+    {code, condition} pairs, sorted by code, over the columns of the task's staging model (a
+    required long text by its `is_missing_<column>` flag).
     `condition` is a SQL predicate that is true when the row earns the code.
 -#}
 {% macro ragmart_row_checks(task) -%}
@@ -9,7 +10,10 @@
     {%- set checks = [] -%}
     {%- for column in ragmart_export_columns(task) -%}
         {%- set given = column.name ~ '_raw' if column.name in parsed else column.name -%}
-        {%- if column.required -%}
+        {%- if column.required and column.name in spec.required_texts -%}
+            {#- staging keeps the long texts out and says whether they are blank -#}
+            {%- do checks.append({'code': 'missing:' ~ column.name, 'condition': 'is_missing_' ~ column.name}) -%}
+        {%- elif column.required -%}
             {%- do checks.append({'code': 'missing:' ~ column.name, 'condition': ragmart_is_blank(given)}) -%}
         {%- endif -%}
     {%- endfor -%}

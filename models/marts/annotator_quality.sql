@@ -1,13 +1,21 @@
 {#-
     Per task and voter (HUMAN annotator in the role `annotator`): how much they labelled, how often
     they agree with the other voters on the units they share, and how often their vote matches the
-    adjudicated value where a unit was adjudicated, so that a lead sees who drifts.
+    adjudicated value where a unit was adjudicated, so that a lead sees who drifts. The pairwise
+    comparisons are counted from the unit's vote counts (a vote of 1 agrees with the unit's other
+    1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves.
 -#}
 with
 
 votes as (
 
     select * from {{ ref('int_agreement__votes') }}
+
+),
+
+unit_votes as (
+
+    select * from {{ ref('int_agreement__unit_votes') }}
 
 ),
 
@@ -34,24 +42,41 @@ labelled as (
 
 ),
 
-compared_with_others as (
+votes_on_shared_units as (
 
     select
         votes.task,
         votes.annotator_id,
-        count(distinct {{ dbt.concat(['votes.record_uuid', "'|'", 'votes.unit_chunk_key']) }}) as n_shared_units,
-        count(*) as n_pairwise_comparisons,
-        avg(cast(case when votes.label_value = other_votes.label_value then 1 else 0 end as {{ ragmart_type_double() }})) as pairwise_agreement
+        votes.record_uuid,
+        votes.unit_chunk_key,
+        unit_votes.n_votes - 1 as n_other_votes,
+        case
+            when votes.label_value = 1 then unit_votes.n_positive_votes - 1
+            else unit_votes.n_votes - unit_votes.n_positive_votes - 1
+        end as n_agreeing_other_votes
 
     from votes
-    inner join votes as other_votes
+    inner join unit_votes
         on
-            votes.task = other_votes.task
-            and votes.record_uuid = other_votes.record_uuid
-            and votes.unit_chunk_key = other_votes.unit_chunk_key
-            and votes.label = other_votes.label
-            and votes.annotator_id <> other_votes.annotator_id
-    group by votes.task, votes.annotator_id
+            votes.task = unit_votes.task
+            and votes.record_uuid = unit_votes.record_uuid
+            and votes.unit_chunk_key is not distinct from unit_votes.unit_chunk_key
+            and votes.label = unit_votes.label
+    where unit_votes.n_votes >= 2
+
+),
+
+compared_with_others as (
+
+    select
+        task,
+        annotator_id,
+        count(distinct {{ dbt.concat(['record_uuid', "'|'", 'unit_chunk_key']) }}) as n_shared_units,
+        sum(n_other_votes) as n_pairwise_comparisons,
+        cast(sum(n_agreeing_other_votes) as {{ ragmart_type_double() }}) / sum(n_other_votes) as pairwise_agreement
+
+    from votes_on_shared_units
+    group by task, annotator_id
 
 ),
 

@@ -1,7 +1,8 @@
 {#-
     Quarantine: every rejected row of the three exports (and of the records seed) with its reason
     codes and its original values, so that an annotation lead can fix the source. Columns of
-    another input are null.
+    another input are null. Staging keeps only the columns the pipeline needs, so the original
+    values are read again from the input (ragmart_input_rows), for the rejected rows only.
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
 with
@@ -14,9 +15,19 @@ row_status as (
 ),
 {%- for task in ragmart_status_inputs() %}
 
+{{ task }}_rejected_rows as (
+
+    select annotation_row_id from row_status
+    where task = '{{ task }}'
+
+),
+
 {{ task }}_originals as (
 
-    select * from {{ ref('stg_annotation_exports__' ~ task) }}
+    select * from (
+        {{ ragmart_input_rows(task) }}
+    ) as input_rows
+    where annotation_row_id in (select {{ task }}_rejected_rows.annotation_row_id from {{ task }}_rejected_rows)
 
 ),
 
@@ -30,14 +41,11 @@ row_status as (
         row_status.created_at,
         row_status.reasons,
         row_status.annotation_row_id,
-        {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else task ~ '_originals.task' }} as task_as_given,
+        {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else ragmart_clean_text(task ~ '_originals.task') }} as task_as_given,
         {%- set input_columns = ragmart_export_columns(task) | map(attribute='name') | list %}
-        {%- set parsed_columns = ragmart_parsed_columns(task) %}
         {%- for column in original_columns %}
         {%- if column not in input_columns %}
         cast(null as {{ dbt.type_string() }}) as {{ column }}
-        {%- elif column in parsed_columns %}
-        {{ task }}_originals.{{ column }}_raw as {{ column }}
         {%- else %}
         {{ task }}_originals.{{ column }}
         {%- endif %}{% if not loop.last %},{% endif %}

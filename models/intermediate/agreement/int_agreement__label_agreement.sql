@@ -51,22 +51,19 @@ tiered_units as (
 votes_on_pairable_units as (
 
     select
-        tier,
-        task,
-        label,
-        annotator_id
+        votes.tier,
+        votes.task,
+        votes.label,
+        votes.annotator_id
 
-    from (
-        select
-            tier,
-            task,
-            label,
-            annotator_id,
-            count(*) over (partition by task, record_uuid, unit_chunk_key, label) as n_votes_on_unit
-
-        from votes
-    ) as counted_votes
-    where n_votes_on_unit >= 2
+    from votes
+    inner join unit_votes
+        on
+            votes.task = unit_votes.task
+            and votes.record_uuid = unit_votes.record_uuid
+            and votes.unit_chunk_key is not distinct from unit_votes.unit_chunk_key
+            and votes.label = unit_votes.label
+    where unit_votes.n_votes >= 2
 
 ),
 

@@ -1,37 +1,99 @@
-{#- Per unit and label: the number of votes m_u, the 1-votes n_u1, whether the votes disagree, and the record's tier. -#}
+{#-
+    Per unit and label: the number of votes m_u, the 1-votes n_u1, whether the votes disagree, the
+    latest vote and the record's tier. The votes are those of int_agreement__votes (accepted rows of
+    HUMAN annotators in the role `annotator`; an id not in the annotators seed is one), counted in
+    wide form: one aggregation per task over its validated rows, every label a column, then one row
+    per label. Every accepted row carries every label of its task, so a unit's votes are the same
+    for all its labels.
+-#}
 with
 
-votes as (
+annotators as (
 
-    select * from {{ ref('int_agreement__votes') }}
+    select * from {{ ref('stg_annotation_exports__annotators') }}
 
 ),
 
-counted as (
+record_tiers as (
+
+    select * from {{ ref('int_records__tiers') }}
+
+),
+{%- for task in ragmart_tasks() %}
+{%- set labels = ragmart_task_spec(task).labels %}
+
+{{ task }}_annotations as (
+
+    select * from {{ ref('int_' ~ task ~ '__annotations_validated') }}
+    where annotation_status = 'accepted'
+
+),
+
+{{ task }}_units as (
 
     select
-        task,
+        {{ task }}_annotations.record_uuid,
+        {{ task ~ '_annotations.chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
+        count(*) as n_votes,
+        {%- for label in labels %}
+        sum({{ task }}_annotations.{{ label }}) as n_positive_{{ label }},
+        {%- endfor %}
+        max({{ task }}_annotations.created_at_utc) as latest_vote_at_utc
+
+    from {{ task }}_annotations
+    left join annotators
+        on {{ task }}_annotations.annotator_id = annotators.annotator_id
+    where
+        coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
+        and coalesce(annotators.annotator_role, 'annotator') = 'annotator'
+    group by {{ task }}_annotations.record_uuid{{ ', ' ~ task ~ '_annotations.chunk_id' if task == 'retrieval' else '' }}
+
+),
+{%- endfor %}
+
+unpivoted as (
+    {%- for task in ragmart_tasks() %}
+    {%- set outer_loop = loop %}
+    {%- for label in ragmart_task_spec(task).labels %}
+
+    select
         record_uuid,
         chunk_id,
-        unit_chunk_key,
-        label,
-        tier,
-        count(*) as n_votes,
-        sum(label_value) as n_positive_votes,
-        max(created_at_utc) as latest_vote_at_utc
+        n_votes,
+        n_positive_{{ label }} as n_positive_votes,
+        latest_vote_at_utc,
+        '{{ task }}' as task,
+        '{{ label }}' as label
 
-    from votes
-    group by task, record_uuid, chunk_id, unit_chunk_key, label, tier
+    from {{ task }}_units
+    {%- if not (outer_loop.last and loop.last) %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
+    {%- endfor %}
 
 ),
 
 final as (
 
     select
-        *,
-        n_positive_votes > 0 and n_positive_votes < n_votes as has_disagreement
+        unpivoted.task,
+        unpivoted.record_uuid,
+        unpivoted.chunk_id,
+        unpivoted.label,
+        record_tiers.tier,
+        unpivoted.n_votes,
+        unpivoted.n_positive_votes,
+        unpivoted.latest_vote_at_utc,
+        coalesce(unpivoted.chunk_id, '') as unit_chunk_key,
+        unpivoted.n_positive_votes > 0 and unpivoted.n_positive_votes < unpivoted.n_votes as has_disagreement
 
-    from counted
+    from unpivoted
+    inner join record_tiers
+        on
+            unpivoted.task = record_tiers.task
+            and unpivoted.record_uuid = record_tiers.record_uuid
 
 )
 

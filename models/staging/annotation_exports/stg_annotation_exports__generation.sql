@@ -2,15 +2,14 @@ with
 
 source as (
 
-    select {{ ragmart_export_select('generation') }}
-    from {{ ragmart_input_relation('generation') }}
+    {{ ragmart_input_rows('generation') }}
 
 ),
 
 renamed as (
 
     select
-        {{ ragmart_content_row_number('generation') }} as annotation_row_id,
+        annotation_row_id,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         {{ ragmart_clean_text('annotator_id') }} as annotator_id,
         {{ ragmart_clean_text('task') }} as task,
@@ -18,8 +17,8 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
-        query,
-        answer,
+        {{ ragmart_is_blank('query') }} as is_missing_query,
+        {{ ragmart_is_blank('answer') }} as is_missing_answer,
         proper_action as proper_action_raw,
         {{ ragmart_parse_boolean('proper_action') }} as proper_action,
         response_on_topic as response_on_topic_raw,
@@ -29,8 +28,7 @@ renamed as (
         incomplete as incomplete_raw,
         {{ ragmart_parse_boolean('incomplete') }} as incomplete,
         unsafe_content as unsafe_content_raw,
-        {{ ragmart_parse_boolean('unsafe_content') }} as unsafe_content,
-        notes
+        {{ ragmart_parse_boolean('unsafe_content') }} as unsafe_content
 
     from source
 

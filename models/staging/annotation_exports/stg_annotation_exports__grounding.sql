@@ -2,15 +2,14 @@ with
 
 source as (
 
-    select {{ ragmart_export_select('grounding') }}
-    from {{ ragmart_input_relation('grounding') }}
+    {{ ragmart_input_rows('grounding') }}
 
 ),
 
 renamed as (
 
     select
-        {{ ragmart_content_row_number('grounding') }} as annotation_row_id,
+        annotation_row_id,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         {{ ragmart_clean_text('annotator_id') }} as annotator_id,
         {{ ragmart_clean_text('task') }} as task,
@@ -18,9 +17,9 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
-        query,
-        answer,
-        context_set,
+        {{ ragmart_is_blank('query') }} as is_missing_query,
+        {{ ragmart_is_blank('answer') }} as is_missing_answer,
+        {{ ragmart_is_blank('context_set') }} as is_missing_context_set,
         support_present as support_present_raw,
         {{ ragmart_parse_boolean('support_present') }} as support_present,
         unsupported_claim_present as unsupported_claim_present_raw,
@@ -30,8 +29,7 @@ renamed as (
         source_cited as source_cited_raw,
         {{ ragmart_parse_boolean('source_cited') }} as source_cited,
         fabricated_source as fabricated_source_raw,
-        {{ ragmart_parse_boolean('fabricated_source') }} as fabricated_source,
-        notes
+        {{ ragmart_parse_boolean('fabricated_source') }} as fabricated_source
 
     from source
 

@@ -2,15 +2,14 @@ with
 
 source as (
 
-    select {{ ragmart_export_select('records') }}
-    from {{ ragmart_input_relation('records') }}
+    {{ ragmart_input_rows('records') }}
 
 ),
 
 renamed as (
 
     select
-        {{ ragmart_content_row_number('records') }} as annotation_row_id,
+        annotation_row_id,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         task_type,
         model_uncertainty as model_uncertainty_raw,

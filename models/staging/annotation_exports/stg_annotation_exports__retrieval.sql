@@ -2,15 +2,14 @@ with
 
 source as (
 
-    select {{ ragmart_export_select('retrieval') }}
-    from {{ ragmart_input_relation('retrieval') }}
+    {{ ragmart_input_rows('retrieval') }}
 
 ),
 
 renamed as (
 
     select
-        {{ ragmart_content_row_number('retrieval') }} as annotation_row_id,
+        annotation_row_id,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         {{ ragmart_clean_text('annotator_id') }} as annotator_id,
         {{ ragmart_clean_text('task') }} as task,
@@ -18,11 +17,9 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
-        input_query,
-        generated_search_query,
-        chunk,
+        {{ ragmart_is_blank('input_query') }} as is_missing_input_query,
+        {{ ragmart_is_blank('chunk') }} as is_missing_chunk,
         {{ ragmart_clean_text('chunk_id') }} as chunk_id,
-        doc_id,
         chunk_rank as chunk_rank_raw,
         {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
         can_answer as can_answer_raw,
@@ -32,8 +29,7 @@ renamed as (
         evidence_sufficient as evidence_sufficient_raw,
         {{ ragmart_parse_boolean('evidence_sufficient') }} as evidence_sufficient,
         misleading as misleading_raw,
-        {{ ragmart_parse_boolean('misleading') }} as misleading,
-        notes
+        {{ ragmart_parse_boolean('misleading') }} as misleading
 
     from source
 
