@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import shutil
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -108,6 +110,20 @@ def dbt_args(proj: Path, sc: Scenario) -> list[str]:
     if sc.vars:
         args += ["--vars", json.dumps(sc.vars)]
     return args + list(sc.extra_args)
+
+def same_value(a, b, tol: float = 1e-9) -> bool:
+    """Equality of two mart or reference values: nulls only equal nulls, booleans, texts and dates
+    compare exactly and by type, numbers to ``tol`` (absolute and relative); NaN never matches."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (str, date)) or isinstance(b, (str, date)):
+        return type(a) is type(b) and a == b
+    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
+        return False
+    return math.isclose(float(a), float(b), rel_tol=tol, abs_tol=tol)
+
 
 
 @dataclass

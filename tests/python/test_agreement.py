@@ -18,7 +18,6 @@ Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 from __future__ import annotations
 
 import csv
-import math
 import os
 import subprocess
 import sys
@@ -408,15 +407,7 @@ def _built(ag_builds, name) -> AgBuild:
 
 
 def _same(a, b) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, str) or isinstance(b, str):
-        return a == b
-    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
-        return False
-    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+    return C.same_value(a, b, TOL)
 
 
 def _diff(name, mart, key_cols, val_cols, expected, got, limit=40):

@@ -167,15 +167,7 @@ def _built(builds, name, marts=(MART,)) -> JudgeBuild:
 # =========================================================================== comparison
 
 def _same(a, b) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, str) or isinstance(b, str):
-        return a == b
-    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
-        return False
-    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+    return C.same_value(a, b, TOL)
 
 
 def _key(r: dict, key_cols) -> tuple:

@@ -21,7 +21,6 @@ Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 from __future__ import annotations
 
 import csv
-import math
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -99,16 +98,7 @@ def _norm(v):
 
 
 def _same(a, b) -> bool:
-    a, b = _norm(a), _norm(b)
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (str, date)) or isinstance(b, (str, date)):
-        return type(a) is type(b) and a == b
-    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
-        return False
-    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+    return C.same_value(_norm(a), _norm(b), TOL)
 
 
 def _key(v):
