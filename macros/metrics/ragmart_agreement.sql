@@ -58,3 +58,28 @@
         when {{ expected }} < 1 then ({{ observed_agreement }} - {{ expected }}) / (1 - {{ expected }})
     end
 {%- endmacro %}
+
+{#-
+    The body of a select of one task's votes in wide form (CONTRACT.md, Agreement and tiers): one
+    row per accepted row of a HUMAN annotator in the role `annotator` (an id not in the annotators
+    seed is one), with its unit and every label of the task as a column.
+-#}
+{% macro ragmart_voter_rows(task) -%}
+    {%- set spec = ragmart_task_spec(task) %}
+    select
+        validated.record_uuid,
+        {{ "coalesce(validated.chunk_id, '')" if 'chunk_id' in spec.unit_columns else "''" }} as unit_chunk_key,
+        validated.annotator_id,
+        validated.created_at_utc,
+        {%- for label in spec.labels %}
+        validated.{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
+    left join {{ ref('stg_annotation_exports__annotators') }} as annotators
+        on validated.annotator_id = annotators.annotator_id
+    where
+        validated.annotation_status = 'accepted'
+        and coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
+        and coalesce(annotators.annotator_role, 'annotator') = 'annotator'
+{%- endmacro %}

@@ -1,50 +1,63 @@
 {#-
     Agreement of every pair of voters (annotator_a < annotator_b) per task and label over the units
-    both labelled (tier all): shared units, observed agreement and Cohen's kappa.
+    both labelled (tier all): shared units, observed agreement and Cohen's kappa. The votes are
+    paired in wide form (ragmart_voter_rows: one row per voter and unit, every label a column), so
+    each pair of rows is joined once for all the labels of its task.
 -#}
 with
+{%- for task in ragmart_tasks() %}
+{%- set labels = ragmart_task_spec(task).labels %}
 
-votes as (
-
-    select * from {{ ref('int_agreement__votes') }}
+{{ task }}_votes as (
+    {{ ragmart_voter_rows(task) | indent(4) }}
 
 ),
 
-paired as (
+{{ task }}_pairs as (
 
     select
-        votes_a.task,
-        votes_a.label,
         votes_a.annotator_id as annotator_a,
         votes_b.annotator_id as annotator_b,
-        votes_a.label_value as value_a,
-        votes_b.label_value as value_b
+        count(*) as n_shared_units,
+        {%- for label in labels %}
+        sum(case when votes_a.{{ label }} = votes_b.{{ label }} then 1 else 0 end) as n_agreeing_{{ label }},
+        sum(votes_a.{{ label }}) as n_positive_a_{{ label }},
+        sum(votes_b.{{ label }}) as n_positive_b_{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
 
-    from votes as votes_a
-    inner join votes as votes_b
+    from {{ task }}_votes as votes_a
+    inner join {{ task }}_votes as votes_b
         on
-            votes_a.task = votes_b.task
-            and votes_a.record_uuid = votes_b.record_uuid
+            votes_a.record_uuid = votes_b.record_uuid
             and votes_a.unit_chunk_key = votes_b.unit_chunk_key
-            and votes_a.label = votes_b.label
             and {{ ragmart_collate_binary('votes_a.annotator_id') }} < votes_b.annotator_id
+    group by votes_a.annotator_id, votes_b.annotator_id
 
 ),
+{%- endfor %}
 
 summed as (
+    {%- for task in ragmart_tasks() %}
+    {%- set outer_loop = loop %}
+    {%- for label in ragmart_task_spec(task).labels %}
 
     select
-        task,
-        label,
+        '{{ task }}' as task,
+        '{{ label }}' as label,
         annotator_a,
         annotator_b,
-        count(*) as n_shared_units,
-        avg(cast(case when value_a = value_b then 1 else 0 end as {{ ragmart_type_double() }})) as observed_agreement,
-        avg(cast(value_a as {{ ragmart_type_double() }})) as positive_share_a,
-        avg(cast(value_b as {{ ragmart_type_double() }})) as positive_share_b
+        n_shared_units,
+        cast(n_agreeing_{{ label }} as {{ ragmart_type_double() }}) / n_shared_units as observed_agreement,
+        cast(n_positive_a_{{ label }} as {{ ragmart_type_double() }}) / n_shared_units as positive_share_a,
+        cast(n_positive_b_{{ label }} as {{ ragmart_type_double() }}) / n_shared_units as positive_share_b
 
-    from paired
-    group by task, label, annotator_a, annotator_b
+    from {{ task }}_pairs
+    {%- if not (outer_loop.last and loop.last) %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
+    {%- endfor %}
 
 ),
 

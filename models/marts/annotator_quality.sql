@@ -3,131 +3,157 @@
     they agree with the other voters on the units they share, and how often their vote matches the
     adjudicated value where a unit was adjudicated, so that a lead sees who drifts. The pairwise
     comparisons are counted from the unit's vote counts (a vote of 1 agrees with the unit's other
-    1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves.
+    1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves, and the
+    votes are read in wide form (ragmart_voter_rows: one row per voter and unit, every label a
+    column), so each vote row is read once for all the labels of its task.
 -#}
 with
 
-votes as (
+adjudicated as (
 
-    select * from {{ ref('int_agreement__votes') }}
+    select
+        task,
+        record_uuid,
+        label,
+        consensus_value,
+        coalesce(chunk_id, '') as unit_chunk_key
 
-),
-
-unit_votes as (
-
-    select * from {{ ref('int_agreement__unit_votes') }}
-
-),
-
-label_consensus as (
-
-    select * from {{ ref('int_annotations__label_consensus') }}
+    from {{ ref('int_annotations__label_consensus') }}
     where consensus_method = 'adjudicated'
 
 ),
+{%- for task in ragmart_tasks() %}
+{%- set labels = ragmart_task_spec(task).labels %}
+
+{{ task }}_votes as (
+    {{ ragmart_voter_rows(task) | indent(4) }}
+
+),
+
+{{ task }}_units as (
+
+    select
+        record_uuid,
+        unit_chunk_key,
+        count(*) as n_votes,
+        {%- for label in labels %}
+        sum({{ label }}) as n_positive_{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from {{ task }}_votes
+    group by record_uuid, unit_chunk_key
+
+),
+
+{{ task }}_voter_totals as (
+
+    select
+        {{ task }}_votes.annotator_id,
+        count(*) as n_units,
+        count(*) * {{ labels | length }} as n_label_votes,
+        {%- for label in labels %}
+        sum({{ task }}_votes.{{ label }}) as n_positive_{{ label }},
+        count({{ task }}_votes.{{ label }}) as n_valued_{{ label }},
+        {%- endfor %}
+        min({{ task }}_votes.created_at_utc) as first_vote_at_utc,
+        max({{ task }}_votes.created_at_utc) as last_vote_at_utc,
+        {%- for label in labels %}
+        sum(
+            case
+                when {{ task }}_units.n_votes < 2 then 0
+                when {{ task }}_votes.{{ label }} = 1 then {{ task }}_units.n_positive_{{ label }} - 1
+                else {{ task }}_units.n_votes - {{ task }}_units.n_positive_{{ label }} - 1
+            end
+        ) as n_agreeing_{{ label }},
+        {%- endfor %}
+        sum(case when {{ task }}_units.n_votes >= 2 then 1 else 0 end) as n_shared_units,
+        sum(case when {{ task }}_units.n_votes >= 2 then {{ labels | length }} * ({{ task }}_units.n_votes - 1) else 0 end)
+            as n_pairwise_comparisons
+
+    from {{ task }}_votes
+    inner join {{ task }}_units
+        on
+            {{ task }}_votes.record_uuid = {{ task }}_units.record_uuid
+            and {{ task }}_votes.unit_chunk_key = {{ task }}_units.unit_chunk_key
+    group by {{ task }}_votes.annotator_id
+
+),
+
+{{ task }}_adjudication as (
+
+    select
+        {{ task }}_votes.annotator_id,
+        count(*) as n_adjudicated_labels,
+        sum(
+            case
+                {%- for label in labels %}
+                when adjudicated.label = '{{ label }}' and {{ task }}_votes.{{ label }} = adjudicated.consensus_value then 1
+                {%- endfor %}
+                else 0
+            end
+        ) as n_matching_adjudication
+
+    from {{ task }}_votes
+    inner join adjudicated
+        on
+            adjudicated.task = '{{ task }}'
+            and {{ task }}_votes.record_uuid = adjudicated.record_uuid
+            and {{ task }}_votes.unit_chunk_key = adjudicated.unit_chunk_key
+    group by {{ task }}_votes.annotator_id
+
+),
+{%- endfor %}
 
 labelled as (
+    {%- for task in ragmart_tasks() %}
+    {%- set labels = ragmart_task_spec(task).labels %}
 
     select
-        task,
-        annotator_id,
-        count(distinct {{ dbt.concat(['record_uuid', "'|'", 'unit_chunk_key']) }}) as n_units,
-        count(*) as n_label_votes,
-        avg(cast(label_value as {{ ragmart_type_double() }})) as positive_vote_rate,
-        min(created_at_utc) as first_vote_at_utc,
-        max(created_at_utc) as last_vote_at_utc
+        '{{ task }}' as task,
+        {{ task }}_voter_totals.annotator_id,
+        {{ task }}_voter_totals.n_units,
+        {{ task }}_voter_totals.n_label_votes,
+        cast({% for label in labels %}{{ task }}_voter_totals.n_positive_{{ label }}{% if not loop.last %} + {% endif %}{% endfor %} as {{ ragmart_type_double() }})
+        / nullif({% for label in labels %}{{ task }}_voter_totals.n_valued_{{ label }}{% if not loop.last %} + {% endif %}{% endfor %}, 0)
+            as positive_vote_rate,
+        {{ task }}_voter_totals.first_vote_at_utc,
+        {{ task }}_voter_totals.last_vote_at_utc,
+        {{ task }}_voter_totals.n_shared_units,
+        {{ task }}_voter_totals.n_pairwise_comparisons,
+        cast({% for label in labels %}{{ task }}_voter_totals.n_agreeing_{{ label }}{% if not loop.last %} + {% endif %}{% endfor %} as {{ ragmart_type_double() }})
+        / nullif({{ task }}_voter_totals.n_pairwise_comparisons, 0) as pairwise_agreement,
+        {{ task }}_adjudication.n_adjudicated_labels,
+        cast({{ task }}_adjudication.n_matching_adjudication as {{ ragmart_type_double() }})
+        / {{ task }}_adjudication.n_adjudicated_labels as adjudication_agreement
 
-    from votes
-    group by task, annotator_id
+    from {{ task }}_voter_totals
+    left join {{ task }}_adjudication
+        on {{ task }}_voter_totals.annotator_id = {{ task }}_adjudication.annotator_id
+    {%- if not loop.last %}
 
-),
-
-votes_on_shared_units as (
-
-    select
-        votes.task,
-        votes.annotator_id,
-        votes.record_uuid,
-        votes.unit_chunk_key,
-        unit_votes.n_votes - 1 as n_other_votes,
-        case
-            when votes.label_value = 1 then unit_votes.n_positive_votes - 1
-            else unit_votes.n_votes - unit_votes.n_positive_votes - 1
-        end as n_agreeing_other_votes
-
-    from votes
-    inner join unit_votes
-        on
-            votes.task = unit_votes.task
-            and votes.record_uuid = unit_votes.record_uuid
-            and votes.unit_chunk_key is not distinct from unit_votes.unit_chunk_key
-            and votes.label = unit_votes.label
-    where unit_votes.n_votes >= 2
-
-),
-
-compared_with_others as (
-
-    select
-        task,
-        annotator_id,
-        count(distinct {{ dbt.concat(['record_uuid', "'|'", 'unit_chunk_key']) }}) as n_shared_units,
-        sum(n_other_votes) as n_pairwise_comparisons,
-        cast(sum(n_agreeing_other_votes) as {{ ragmart_type_double() }}) / sum(n_other_votes) as pairwise_agreement
-
-    from votes_on_shared_units
-    group by task, annotator_id
-
-),
-
-compared_with_adjudication as (
-
-    select
-        votes.task,
-        votes.annotator_id,
-        count(*) as n_adjudicated_labels,
-        avg(cast(case when votes.label_value = label_consensus.consensus_value then 1 else 0 end as {{ ragmart_type_double() }}))
-            as adjudication_agreement
-
-    from votes
-    inner join label_consensus
-        on
-            votes.task = label_consensus.task
-            and votes.record_uuid = label_consensus.record_uuid
-            and votes.unit_chunk_key = coalesce(label_consensus.chunk_id, '')
-            and votes.label = label_consensus.label
-    group by votes.task, votes.annotator_id
+    union all
+    {%- endif %}
+    {%- endfor %}
 
 ),
 
 final as (
 
     select
-        cast(labelled.task as {{ dbt.type_string() }}) as task,
-        cast(labelled.annotator_id as {{ dbt.type_string() }}) as annotator_id,
-        cast(labelled.n_units as {{ dbt.type_bigint() }}) as n_units,
-        cast(labelled.n_label_votes as {{ dbt.type_bigint() }}) as n_label_votes,
-        cast(labelled.positive_vote_rate as {{ ragmart_type_double() }}) as positive_vote_rate,
-        cast(coalesce(compared_with_others.n_shared_units, 0) as {{ dbt.type_bigint() }}) as n_shared_units,
-        cast(coalesce(compared_with_others.n_pairwise_comparisons, 0) as {{ dbt.type_bigint() }})
-            as n_pairwise_comparisons,
-        cast(compared_with_others.pairwise_agreement as {{ ragmart_type_double() }}) as pairwise_agreement,
-        cast(coalesce(compared_with_adjudication.n_adjudicated_labels, 0) as {{ dbt.type_bigint() }})
-            as n_adjudicated_labels,
-        cast(compared_with_adjudication.adjudication_agreement as {{ ragmart_type_double() }})
-            as adjudication_agreement,
-        labelled.first_vote_at_utc,
-        labelled.last_vote_at_utc
+        cast(task as {{ dbt.type_string() }}) as task,
+        cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
+        cast(n_units as {{ dbt.type_bigint() }}) as n_units,
+        cast(n_label_votes as {{ dbt.type_bigint() }}) as n_label_votes,
+        cast(positive_vote_rate as {{ ragmart_type_double() }}) as positive_vote_rate,
+        cast(n_shared_units as {{ dbt.type_bigint() }}) as n_shared_units,
+        cast(n_pairwise_comparisons as {{ dbt.type_bigint() }}) as n_pairwise_comparisons,
+        cast(pairwise_agreement as {{ ragmart_type_double() }}) as pairwise_agreement,
+        cast(coalesce(n_adjudicated_labels, 0) as {{ dbt.type_bigint() }}) as n_adjudicated_labels,
+        cast(adjudication_agreement as {{ ragmart_type_double() }}) as adjudication_agreement,
+        first_vote_at_utc,
+        last_vote_at_utc
 
     from labelled
-    left join compared_with_others
-        on
-            labelled.task = compared_with_others.task
-            and labelled.annotator_id = compared_with_others.annotator_id
-    left join compared_with_adjudication
-        on
-            labelled.task = compared_with_adjudication.task
-            and labelled.annotator_id = compared_with_adjudication.annotator_id
 
 )
 

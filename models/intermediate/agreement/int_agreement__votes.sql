@@ -1,3 +1,5 @@
+{{ config(materialized='view') }}
+
 {#-
     The votes of CONTRACT.md (Agreement and tiers): for each unit and label, the accepted row of
     each HUMAN annotator in the role `annotator` (adjudicators and LLM / CODE annotators never

@@ -1,8 +1,10 @@
+{{ config(materialized='view') }}
+
 with
 
 source as (
 
-    {{ ragmart_input_rows('generation') }}
+    select * from {{ ref('base_annotation_exports__generation') }}
 
 ),
 
@@ -17,8 +19,8 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
-        {{ ragmart_is_blank('query') }} as is_missing_query,
-        {{ ragmart_is_blank('answer') }} as is_missing_answer,
+        is_missing_query,
+        is_missing_answer,
         proper_action as proper_action_raw,
         {{ ragmart_parse_boolean('proper_action') }} as proper_action,
         response_on_topic as response_on_topic_raw,

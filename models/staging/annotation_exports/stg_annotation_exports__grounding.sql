@@ -1,8 +1,10 @@
+{{ config(materialized='view') }}
+
 with
 
 source as (
 
-    {{ ragmart_input_rows('grounding') }}
+    select * from {{ ref('base_annotation_exports__grounding') }}
 
 ),
 
@@ -17,9 +19,9 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
-        {{ ragmart_is_blank('query') }} as is_missing_query,
-        {{ ragmart_is_blank('answer') }} as is_missing_answer,
-        {{ ragmart_is_blank('context_set') }} as is_missing_context_set,
+        is_missing_query,
+        is_missing_answer,
+        is_missing_context_set,
         support_present as support_present_raw,
         {{ ragmart_parse_boolean('support_present') }} as support_present,
         unsupported_claim_present as unsupported_claim_present_raw,

@@ -1,8 +1,10 @@
+{{ config(materialized='view') }}
+
 with
 
 source as (
 
-    {{ ragmart_input_rows('retrieval') }}
+    select * from {{ ref('base_annotation_exports__retrieval') }}
 
 ),
 
@@ -17,8 +19,8 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
-        {{ ragmart_is_blank('input_query') }} as is_missing_input_query,
-        {{ ragmart_is_blank('chunk') }} as is_missing_chunk,
+        is_missing_input_query,
+        is_missing_chunk,
         {{ ragmart_clean_text('chunk_id') }} as chunk_id,
         chunk_rank as chunk_rank_raw,
         {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
