@@ -1,106 +1,141 @@
 {#-
     The human consensus of every unit and label (CONTRACT.md, Consensus): the latest adjudicator
     row decides; else unanimous (single when one vote); else the strict majority; else tied.
-    Adjudicator rows are few, so the latest adjudication is found among them alone and joined to
-    the counts of every unit and label (one aggregation of the human rows, no window over them).
+    Counted in wide form: one aggregation per task over its accepted HUMAN rows (every label a
+    column, no window), the latest adjudication found among the adjudicator rows alone, and only
+    then one row per label. Every accepted row carries every label of its task, so the latest
+    adjudicator row of a unit is the same for all its labels.
 -#}
 with
 
-human_labels as (
+annotators as (
 
-    select * from {{ ref('int_annotations__accepted_labels') }}
-    where annotator_kind = 'HUMAN'
+    select * from {{ ref('stg_annotation_exports__annotators') }}
+
+),
+{%- for task in ragmart_tasks() %}
+{%- set labels = ragmart_task_spec(task).labels %}
+
+{{ task }}_human_rows as (
+
+    select
+        validated.record_uuid,
+        {{ 'validated.chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
+        validated.created_at_utc,
+        {%- for label in labels %}
+        validated.{{ label }},
+        {%- endfor %}
+        coalesce(annotators.annotator_role, 'annotator') as annotator_role
+
+    from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
+    left join annotators
+        on validated.annotator_id = annotators.annotator_id
+    where
+        validated.annotation_status = 'accepted'
+        and coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
 
 ),
 
-adjudications as (
+{{ task }}_counted as (
 
     select
-        task,
         record_uuid,
-        label,
-        created_at_utc,
-        label_value,
-        coalesce(chunk_id, '') as unit_chunk_key
+        chunk_id,
+        sum(case when annotator_role = 'annotator' then 1 else 0 end) as n_votes,
+        {%- for label in labels %}
+        sum(case when annotator_role = 'annotator' then {{ label }} else 0 end) as n_positive_{{ label }},
+        {%- endfor %}
+        sum(case when annotator_role = 'adjudicator' then 1 else 0 end) as n_adjudications
 
-    from human_labels
+    from {{ task }}_human_rows
+    group by record_uuid, chunk_id
+
+),
+
+{{ task }}_adjudications as (
+
+    select * from {{ task }}_human_rows
     where annotator_role = 'adjudicator'
 
 ),
 
-latest_adjudications as (
+{{ task }}_latest_adjudications as (
 
     select
-        task,
-        record_uuid,
-        unit_chunk_key,
-        label,
-        max(created_at_utc) as latest_adjudicated_at_utc
-
-    from adjudications
-    group by task, record_uuid, unit_chunk_key, label
-
-),
-
-latest_adjudicated_values as (
-
-    select
-        adjudications.task,
-        adjudications.record_uuid,
-        adjudications.unit_chunk_key,
-        adjudications.label,
-        min(adjudications.label_value) as min_latest_adjudication,
-        max(adjudications.label_value) as max_latest_adjudication
-
-    from adjudications
-    inner join latest_adjudications
-        on
-            adjudications.task = latest_adjudications.task
-            and adjudications.record_uuid = latest_adjudications.record_uuid
-            and adjudications.unit_chunk_key = latest_adjudications.unit_chunk_key
-            and adjudications.label = latest_adjudications.label
-            and adjudications.created_at_utc = latest_adjudications.latest_adjudicated_at_utc
-    group by adjudications.task, adjudications.record_uuid, adjudications.unit_chunk_key, adjudications.label
-
-),
-
-counted as (
-
-    select
-        task,
         record_uuid,
         chunk_id,
-        label,
-        coalesce(chunk_id, '') as unit_chunk_key,
-        sum(case when annotator_role = 'annotator' then 1 else 0 end) as n_votes,
-        sum(case when annotator_role = 'annotator' then label_value else 0 end) as n_positive_votes,
-        sum(case when annotator_role = 'adjudicator' then 1 else 0 end) as n_adjudications
+        max(created_at_utc) as latest_adjudicated_at_utc
 
-    from human_labels
-    group by task, record_uuid, chunk_id, label
+    from {{ task }}_adjudications
+    group by record_uuid, chunk_id
 
 ),
 
-with_adjudication as (
+{{ task }}_latest_values as (
 
     select
-        counted.task,
-        counted.record_uuid,
-        counted.chunk_id,
-        counted.label,
-        counted.n_votes,
-        counted.n_positive_votes,
-        counted.n_adjudications,
-        latest_adjudicated_values.min_latest_adjudication,
-        latest_adjudicated_values.max_latest_adjudication
+        {{ task }}_adjudications.record_uuid,
+        {{ task }}_adjudications.chunk_id,
+        {%- for label in labels %}
+        min({{ task }}_adjudications.{{ label }}) as min_latest_{{ label }},
+        max({{ task }}_adjudications.{{ label }}) as max_latest_{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
 
-    from counted
-    left join latest_adjudicated_values
+    from {{ task }}_adjudications
+    inner join {{ task }}_latest_adjudications
         on
-            counted.task = latest_adjudicated_values.task
-            and counted.record_uuid = latest_adjudicated_values.record_uuid
-            and counted.unit_chunk_key = latest_adjudicated_values.unit_chunk_key
-            and counted.label = latest_adjudicated_values.label
+            {{ task }}_adjudications.record_uuid = {{ task }}_latest_adjudications.record_uuid
+            {%- if task == 'retrieval' %}
+            and {{ task }}_adjudications.chunk_id = {{ task }}_latest_adjudications.chunk_id
+            {%- endif %}
+            and {{ task }}_adjudications.created_at_utc = {{ task }}_latest_adjudications.latest_adjudicated_at_utc
+    group by {{ task }}_adjudications.record_uuid, {{ task }}_adjudications.chunk_id
+
+),
+
+{{ task }}_units as (
+
+    select
+        {{ task }}_counted.*,
+        {%- for label in labels %}
+        {{ task }}_latest_values.min_latest_{{ label }},
+        {{ task }}_latest_values.max_latest_{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from {{ task }}_counted
+    left join {{ task }}_latest_values
+        on
+            {{ task }}_counted.record_uuid = {{ task }}_latest_values.record_uuid
+            {%- if task == 'retrieval' %}
+            and {{ task }}_counted.chunk_id = {{ task }}_latest_values.chunk_id
+            {%- endif %}
+
+),
+{%- endfor %}
+
+unpivoted as (
+    {%- for task in ragmart_tasks() %}
+    {%- set outer_loop = loop %}
+    {%- for label in ragmart_task_spec(task).labels %}
+
+    select
+        '{{ task }}' as task,
+        record_uuid,
+        chunk_id,
+        '{{ label }}' as label,
+        n_votes,
+        n_positive_{{ label }} as n_positive_votes,
+        n_adjudications,
+        min_latest_{{ label }} as min_latest_adjudication,
+        max_latest_{{ label }} as max_latest_adjudication
+
+    from {{ task }}_units
+    {%- if not (outer_loop.last and loop.last) %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
+    {%- endfor %}
 
 ),
 
@@ -130,7 +165,7 @@ resolved as (
             else 0
         end as consensus_value
 
-    from with_adjudication
+    from unpivoted
 
 ),
 
