@@ -52,10 +52,15 @@ build-files: $(BIN)/.runtime-installed
 	$(DBT) build $(DBT_ARGS) --exclude resource_type:seed --vars '{input_mode: files, input_path: "$(abspath $(INPUT))"}'
 	$(BIN)/python scripts/show_metrics.py --database $(RAGMART_DUCKDB_PATH)
 
-# Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"
+# Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"; BENCH_WORK is where the
+# exports and databases go (about 8 GB at 10M rows); each dbt build also runs under DuckDB's
+# memory_limit BENCH_MEMORY_LIMIT (empty: only the default limit).
 BENCH_SIZES ?= 200000 2000000 10000000
+BENCH_WORK ?= target/bench
+BENCH_MEMORY_LIMIT ?= 3GB
 bench: $(BIN)/.dev-installed
-	$(BIN)/python scripts/benchmark.py --sizes $(BENCH_SIZES)
+	$(BIN)/python scripts/benchmark.py --sizes $(BENCH_SIZES) --work $(abspath $(BENCH_WORK)) \
+		$(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT))
 
 lint: $(BIN)/.dev-installed
 	$(BIN)/ruff check scripts tests

@@ -6,14 +6,21 @@ already there), then measures, each in its own process:
 
 - floor: one hand-written DuckDB query that computes MRR@10 and NDCG@10 straight from the CSV
   files (no validation, no consensus beyond "any annotator said so", no tests);
-- dbt build: the whole project in files mode (every model and every data test);
+- dbt build: the whole project in files mode (every model and every data test), with DuckDB's
+  default memory limit (80 % of RAM) and, when --memory-limit is given, once more under that cap;
 - ranx: MRR@10 and NDCG@10 with ranx on the same labels (skipped above --ranx-max-rows).
+
+Before the sizes it measures the build's fixed cost once: the same dbt build on a tiny export
+(--fixed-cost-records records), which is what every build pays whatever its size (start-up, parsing,
+and one query per model and test). After each dbt build it lists the slowest nodes from dbt's
+run_results.json.
 
 It reports wall time, peak memory (max RSS of the process and its children), rows per second and
 the ratio to the floor, and writes the table to docs/benchmarks.md. Timings are measured, never
 asserted: this is a report, not a test.
 
-Usage: python scripts/benchmark.py [--sizes 200000 2000000 10000000] [--work DIR] [--out docs/benchmarks.md]
+Usage: python scripts/benchmark.py [--sizes 200000 2000000 10000000] [--memory-limit 3GB] [--work DIR]
+       [--out docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -102,11 +109,11 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path | None = None) ->
     return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:]}
 
 
-def generate(rows: int, work: Path, annotators: int, chunks: int) -> Path:
+def generate(rows: int, work: Path, annotators: int, chunks: int, name: str | None = None) -> Path:
     # every record dual-annotated (as in the issue's reference case); the generator adds LLM-judge,
     # adjudicator and bad rows on top, so the actual row count is reported from its summary
     records = max(1, rows // (annotators * chunks))
-    out = work / f"exports_{rows}"
+    out = work / (name or f"exports_{rows}")
     summary = out / "summary.json"
     if summary.exists():
         return out
@@ -136,18 +143,33 @@ def run_floor(folder: Path) -> dict:
     return measure([PYTHON, "-c", code])
 
 
-def run_dbt(folder: Path, work: Path) -> dict:
+def run_dbt(folder: Path, work: Path, memory_limit: str | None = None) -> dict:
     database = work / f"bench_{folder.name}.duckdb"
     for suffix in ("", ".wal"):
         Path(str(database) + suffix).unlink(missing_ok=True)
     env = dict(os.environ, RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    env.pop("RAGMART_DUCKDB_MEMORY_LIMIT", None)
+    if memory_limit:
+        env["RAGMART_DUCKDB_MEMORY_LIMIT"] = memory_limit
     variables = json.dumps({"input_mode": "files", "input_path": str(folder)})
+    target = work / "target"
     result = measure([DBT, "build", "--project-dir", str(PROJECT), "--profiles-dir", str(PROJECT / "profiles"),
                       "--exclude", "resource_type:seed", "--vars", variables,
-                      "--target-path", str(work / "target"), "--log-path", str(work / "logs")], env=env, cwd=PROJECT)
+                      "--target-path", str(target), "--log-path", str(work / "logs")], env=env, cwd=PROJECT)
     if database.exists():
         result["database_mib"] = database.stat().st_size / 2**20
+    result["nodes"] = slowest_nodes(target / "run_results.json")
     return result
+
+
+def slowest_nodes(run_results: Path, count: int = 8) -> list[tuple[str, float]]:
+    """The slowest nodes of a dbt run (name, seconds), from its run_results.json."""
+    if not run_results.exists():
+        return []
+    results = json.loads(run_results.read_text())["results"]
+    timed = sorted(((r["unique_id"].split(".")[2], r["execution_time"]) for r in results), key=lambda n: -n[1])
+    total = sum(seconds for _, seconds in timed)
+    return [("all nodes (sum over dbt's threads)", total), *timed[:count]]
 
 
 def run_ranx(folder: Path) -> dict:
@@ -178,17 +200,30 @@ def main() -> int:
     parser.add_argument("--annotators", type=int, default=2, help="votes per chunk (default 2)")
     parser.add_argument("--chunks", type=int, default=10, help="chunks per query (default 10)")
     parser.add_argument("--ranx-max-rows", type=int, default=10_000_000, help="skip ranx above this size")
+    parser.add_argument("--memory-limit", help="also run each dbt build with DuckDB capped at this (e.g. 3GB)")
+    parser.add_argument("--fixed-cost-records", type=int, default=100,
+                        help="records of the tiny export that measures the build's fixed cost (0: skip)")
     parser.add_argument("--work", type=Path, default=PROJECT / "target" / "bench", help="folder for data and databases")
     parser.add_argument("--out", type=Path, default=PROJECT / "docs" / "benchmarks.md", help="report to write")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
 
     results = []
+    fixed = None
+    if args.fixed_cost_records:
+        folder = generate(args.fixed_cost_records * args.annotators * args.chunks, args.work, args.annotators,
+                          args.chunks, name="exports_fixed_cost")
+        print(f"fixed cost: dbt build on {count_rows(folder):,} retrieval rows ...", file=sys.stderr, flush=True)
+        fixed = run_dbt(folder, args.work)
+        fixed.update(rows=count_rows(folder))
+    dbt_step = "dbt build, files mode (all models and tests)"
     for size in args.sizes:
         folder = generate(size, args.work, args.annotators, args.chunks)
         rows = count_rows(folder) or size
-        steps = [("floor query (MRR@10, NDCG@10)", run_floor), ("dbt build, files mode (all models and tests)",
-                                                                  lambda f: run_dbt(f, args.work))]
+        steps = [("floor query (MRR@10, NDCG@10)", run_floor), (dbt_step, lambda f: run_dbt(f, args.work))]
+        if args.memory_limit:
+            steps.append((f"{dbt_step}, DuckDB memory_limit {args.memory_limit}",
+                          lambda f: run_dbt(f, args.work, args.memory_limit)))
         if size <= args.ranx_max_rows:
             steps.append(("ranx (ndcg_burges@10, mrr@10)", run_ranx))
         floor_seconds = None
@@ -223,6 +258,18 @@ def main() -> int:
         status = "ok" if r["exit"] == 0 else f"failed (exit {r['exit']})"
         lines.append(f"| {r['rows']:,} | {r['step']} | {r['seconds']:.1f} | {r['peak_mib']:,.0f} | "
                      f"{r['rows'] / r['seconds']:,.0f} | {r['ratio']:.2f} | {status} |")
+    if fixed:
+        status = "ok" if fixed["exit"] == 0 else f"failed (exit {fixed['exit']})"
+        lines += ["", f"Fixed cost: the same dbt build on a tiny export ({fixed['rows']:,} retrieval rows) took "
+                  f"{fixed['seconds']:.1f} s and {fixed['peak_mib']:,.0f} MiB ({status}); every build pays it, whatever "
+                  "its size (start-up, parsing, one query per model and test)."]
+    timed = [r for r in results if r.get("nodes")]
+    if timed:
+        lines += ["", "Slowest nodes of each dbt build (seconds, from dbt's run_results.json):", "",
+                  "| retrieval rows | step | node | seconds |", "|---:|---|---|---:|"]
+        for r in timed:
+            for node, seconds in r["nodes"]:
+                lines.append(f"| {r['rows']:,} | {r['step']} | {node} | {seconds:.1f} |")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # hand-written notes below the marker survive a new run
     notes = ""

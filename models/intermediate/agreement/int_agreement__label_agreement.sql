@@ -2,7 +2,9 @@
     Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
     two or more votes (CONTRACT.md, Agreement and tiers), by the formulas of
     macros/metrics/ragmart_agreement.sql. A tier row exists when the tier has at least one such
-    unit. Read by the marts annotator_agreement and labeling_protocol.
+    unit. Read by the marts annotator_agreement and labeling_protocol. The voters are counted per
+    task and tier from the wide vote rows (ragmart_voter_rows): every accepted row carries every
+    label of its task, so a unit has the same votes for all its labels and so the same voters.
 -#}
 with
 
@@ -12,9 +14,59 @@ unit_votes as (
 
 ),
 
-votes as (
+record_tiers as (
 
-    select * from {{ ref('int_agreement__votes') }}
+    select * from {{ ref('int_records__tiers') }}
+
+),
+{%- for task in ragmart_tasks() %}
+
+{{ task }}_votes as (
+    {{ ragmart_voter_rows(task) | indent(4) }}
+
+),
+
+{{ task }}_pairable_units as (
+
+    select
+        record_uuid,
+        unit_chunk_key
+
+    from {{ task }}_votes
+    group by record_uuid, unit_chunk_key
+    having count(*) >= 2
+
+),
+
+{{ task }}_pairable_voters as (
+
+    select distinct
+        '{{ task }}' as task,
+        record_tiers.tier,
+        {{ task }}_votes.annotator_id
+
+    from {{ task }}_votes
+    inner join {{ task }}_pairable_units
+        on
+            {{ task }}_votes.record_uuid = {{ task }}_pairable_units.record_uuid
+            and {{ task }}_votes.unit_chunk_key = {{ task }}_pairable_units.unit_chunk_key
+    inner join record_tiers
+        on
+            record_tiers.task = '{{ task }}'
+            and {{ task }}_votes.record_uuid = record_tiers.record_uuid
+
+),
+{%- endfor %}
+
+pairable_voters as (
+    {%- for task in ragmart_tasks() %}
+
+    select * from {{ task }}_pairable_voters
+    {%- if not loop.last %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
 
 ),
 
@@ -48,46 +100,25 @@ tiered_units as (
 
 ),
 
-votes_on_pairable_units as (
-
-    select
-        votes.tier,
-        votes.task,
-        votes.label,
-        votes.annotator_id
-
-    from votes
-    inner join unit_votes
-        on
-            votes.task = unit_votes.task
-            and votes.record_uuid = unit_votes.record_uuid
-            and votes.unit_chunk_key is not distinct from unit_votes.unit_chunk_key
-            and votes.label = unit_votes.label
-    where unit_votes.n_votes >= 2
-
-),
-
 voters as (
 
     select
         'all' as tier,
         task,
-        label,
         count(distinct annotator_id) as n_annotators
 
-    from votes_on_pairable_units
-    group by task, label
+    from pairable_voters
+    group by task
 
     union all
 
     select
         tier,
         task,
-        label,
         count(distinct annotator_id) as n_annotators
 
-    from votes_on_pairable_units
-    group by tier, task, label
+    from pairable_voters
+    group by tier, task
 
 ),
 
@@ -129,7 +160,6 @@ measured as (
     inner join voters
         on
             summed.task = voters.task
-            and summed.label = voters.label
             and summed.tier = voters.tier
 
 ),

@@ -3,8 +3,8 @@
     latest vote and the record's tier. The votes are those of int_agreement__votes (accepted rows of
     HUMAN annotators in the role `annotator`; an id not in the annotators seed is one), counted in
     wide form: one aggregation per task over its validated rows, every label a column, then one row
-    per label. Every accepted row carries every label of its task, so a unit's votes are the same
-    for all its labels.
+    per label, the record's tier joined before that. Every accepted row carries every label of its
+    task, so a unit's votes are the same for all its labels.
 -#}
 with
 
@@ -49,6 +49,20 @@ record_tiers as (
     group by {{ task }}_annotations.record_uuid{{ ', ' ~ task ~ '_annotations.chunk_id' if task == 'retrieval' else '' }}
 
 ),
+
+{{ task }}_tiered_units as (
+
+    select
+        {{ task }}_units.*,
+        record_tiers.tier
+
+    from {{ task }}_units
+    inner join record_tiers
+        on
+            record_tiers.task = '{{ task }}'
+            and {{ task }}_units.record_uuid = record_tiers.record_uuid
+
+),
 {%- endfor %}
 
 unpivoted as (
@@ -62,10 +76,11 @@ unpivoted as (
         n_votes,
         n_positive_{{ label }} as n_positive_votes,
         latest_vote_at_utc,
+        tier,
         '{{ task }}' as task,
         '{{ label }}' as label
 
-    from {{ task }}_units
+    from {{ task }}_tiered_units
     {%- if not (outer_loop.last and loop.last) %}
 
     union all
@@ -78,22 +93,18 @@ unpivoted as (
 final as (
 
     select
-        unpivoted.task,
-        unpivoted.record_uuid,
-        unpivoted.chunk_id,
-        unpivoted.label,
-        record_tiers.tier,
-        unpivoted.n_votes,
-        unpivoted.n_positive_votes,
-        unpivoted.latest_vote_at_utc,
-        coalesce(unpivoted.chunk_id, '') as unit_chunk_key,
-        unpivoted.n_positive_votes > 0 and unpivoted.n_positive_votes < unpivoted.n_votes as has_disagreement
+        task,
+        record_uuid,
+        chunk_id,
+        label,
+        tier,
+        n_votes,
+        n_positive_votes,
+        latest_vote_at_utc,
+        coalesce(chunk_id, '') as unit_chunk_key,
+        n_positive_votes > 0 and n_positive_votes < n_votes as has_disagreement
 
     from unpivoted
-    inner join record_tiers
-        on
-            unpivoted.task = record_tiers.task
-            and unpivoted.record_uuid = record_tiers.record_uuid
 
 )
 

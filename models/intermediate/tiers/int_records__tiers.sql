@@ -5,10 +5,9 @@
 -#}
 with
 
-human_labels as (
+annotators as (
 
-    select * from {{ ref('int_annotations__accepted_labels') }}
-    where annotator_kind = 'HUMAN'
+    select * from {{ ref('stg_annotation_exports__annotators') }}
 
 ),
 
@@ -18,16 +17,36 @@ records_seed as (
     where annotation_status = 'accepted'
 
 ),
+{%- for task in ragmart_tasks() %}
 
-family_records as (
+{{ task }}_records as (
 
     select
-        task,
-        record_uuid,
-        count(distinct case when annotator_role = 'annotator' then annotator_id end) as n_voters
+        '{{ task }}' as task,
+        validated.record_uuid,
+        count(distinct case when coalesce(annotators.annotator_role, 'annotator') = 'annotator' then validated.annotator_id end)
+            as n_voters
 
-    from human_labels
-    group by task, record_uuid
+    from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
+    left join annotators
+        on validated.annotator_id = annotators.annotator_id
+    where
+        validated.annotation_status = 'accepted'
+        and coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
+    group by validated.record_uuid
+
+),
+{%- endfor %}
+
+family_records as (
+    {%- for task in ragmart_tasks() %}
+
+    select * from {{ task }}_records
+    {%- if not loop.last %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
 
 ),
 
