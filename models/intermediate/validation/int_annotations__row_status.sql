@@ -1,4 +1,6 @@
 {#- One row per row of the three exports and the records seed with its final status and reasons: the accounting base. -#}
+{{ config(materialized='view') }}
+
 with
 {%- for task in ragmart_status_inputs() %}
 
