@@ -60,20 +60,22 @@
 {%- endmacro %}
 
 {#-
-    The body of a select of one task's votes in wide form (CONTRACT.md, Agreement and tiers): one
-    row per accepted row of a HUMAN annotator in the role `annotator` (an id not in the annotators
-    seed is one), with its unit and every label of the task as a column.
+    The body of a select of one task's accepted HUMAN rows in wide form: one row per accepted row
+    of a HUMAN annotator (an id not in the annotators seed is a HUMAN annotator), with its unit,
+    its role and every label of the task as a column. The base of the consensus and the tiers.
 -#}
-{% macro ragmart_voter_rows(task) -%}
+{% macro ragmart_human_rows(task) -%}
     {%- set spec = ragmart_task_spec(task) %}
     select
         validated.record_uuid,
+        {{ 'validated.chunk_id' if 'chunk_id' in spec.unit_columns else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
         {{ "coalesce(validated.chunk_id, '')" if 'chunk_id' in spec.unit_columns else "''" }} as unit_chunk_key,
         validated.annotator_id,
         validated.created_at_utc,
         {%- for label in spec.labels %}
-        validated.{{ label }}{% if not loop.last %},{% endif %}
+        validated.{{ label }},
         {%- endfor %}
+        coalesce(annotators.annotator_role, 'annotator') as annotator_role
 
     from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
     left join {{ ref('stg_annotation_exports__annotators') }} as annotators
@@ -81,5 +83,15 @@
     where
         validated.annotation_status = 'accepted'
         and coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
-        and coalesce(annotators.annotator_role, 'annotator') = 'annotator'
+{%- endmacro %}
+
+{#-
+    The body of a select of one task's votes in wide form (CONTRACT.md, Agreement and tiers): the
+    rows of ragmart_human_rows in the role `annotator`, one row per voter and unit.
+-#}
+{% macro ragmart_voter_rows(task) -%}
+    select * from (
+        {{ ragmart_human_rows(task) | indent(8) }}
+    ) as human_rows
+    where annotator_role = 'annotator'
 {%- endmacro %}

@@ -7,32 +7,11 @@
     adjudicator row of a unit is the same for all its labels.
 -#}
 with
-
-annotators as (
-
-    select * from {{ ref('stg_annotation_exports__annotators') }}
-
-),
 {%- for task in ragmart_tasks() %}
 {%- set labels = ragmart_task_spec(task).labels %}
 
 {{ task }}_human_rows as (
-
-    select
-        validated.record_uuid,
-        {{ 'validated.chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
-        validated.created_at_utc,
-        {%- for label in labels %}
-        validated.{{ label }},
-        {%- endfor %}
-        coalesce(annotators.annotator_role, 'annotator') as annotator_role
-
-    from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
-    left join annotators
-        on validated.annotator_id = annotators.annotator_id
-    where
-        validated.annotation_status = 'accepted'
-        and coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
+    {{ ragmart_human_rows(task) | indent(4) }}
 
 ),
 

@@ -5,12 +5,6 @@
 -#}
 with
 
-annotators as (
-
-    select * from {{ ref('stg_annotation_exports__annotators') }}
-
-),
-
 records_seed as (
 
     select * from {{ ref('int_records__validated') }}
@@ -19,21 +13,20 @@ records_seed as (
 ),
 {%- for task in ragmart_tasks() %}
 
+{{ task }}_human_rows as (
+    {{ ragmart_human_rows(task) | indent(4) }}
+
+),
+
 {{ task }}_records as (
 
     select
         '{{ task }}' as task,
-        validated.record_uuid,
-        count(distinct case when coalesce(annotators.annotator_role, 'annotator') = 'annotator' then validated.annotator_id end)
-            as n_voters
+        record_uuid,
+        count(distinct case when annotator_role = 'annotator' then annotator_id end) as n_voters
 
-    from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
-    left join annotators
-        on validated.annotator_id = annotators.annotator_id
-    where
-        validated.annotation_status = 'accepted'
-        and coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
-    group by validated.record_uuid
+    from {{ task }}_human_rows
+    group by record_uuid
 
 ),
 {%- endfor %}
