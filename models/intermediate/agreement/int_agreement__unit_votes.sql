@@ -1,18 +1,12 @@
 {#-
     Per unit and label: the number of votes m_u, the 1-votes n_u1, whether the votes disagree, the
-    latest vote and the record's tier. The votes are those of int_agreement__votes (accepted rows of
+    latest vote and the record's tier. The votes are those of ragmart_voter_rows (accepted rows of
     HUMAN annotators in the role `annotator`; an id not in the annotators seed is one), counted in
     wide form: one aggregation per task over its validated rows, every label a column, then one row
     per label, the record's tier joined before that. Every accepted row carries every label of its
     task, so a unit's votes are the same for all its labels.
 -#}
 with
-
-annotators as (
-
-    select * from {{ ref('stg_annotation_exports__annotators') }}
-
-),
 
 record_tiers as (
 
@@ -22,31 +16,24 @@ record_tiers as (
 {%- for task in ragmart_tasks() %}
 {%- set labels = ragmart_task_spec(task).labels %}
 
-{{ task }}_annotations as (
-
-    select * from {{ ref('int_' ~ task ~ '__annotations_validated') }}
-    where annotation_status = 'accepted'
+{{ task }}_votes as (
+    {{ ragmart_voter_rows(task) | indent(4) }}
 
 ),
 
 {{ task }}_units as (
 
     select
-        {{ task }}_annotations.record_uuid,
-        {{ task ~ '_annotations.chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
+        record_uuid,
+        chunk_id,
         count(*) as n_votes,
         {%- for label in labels %}
-        sum({{ task }}_annotations.{{ label }}) as n_positive_{{ label }},
+        sum({{ label }}) as n_positive_{{ label }},
         {%- endfor %}
-        max({{ task }}_annotations.created_at_utc) as latest_vote_at_utc
+        max(created_at_utc) as latest_vote_at_utc
 
-    from {{ task }}_annotations
-    left join annotators
-        on {{ task }}_annotations.annotator_id = annotators.annotator_id
-    where
-        coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
-        and coalesce(annotators.annotator_role, 'annotator') = 'annotator'
-    group by {{ task }}_annotations.record_uuid{{ ', ' ~ task ~ '_annotations.chunk_id' if task == 'retrieval' else '' }}
+    from {{ task }}_votes
+    group by record_uuid, chunk_id
 
 ),
 
