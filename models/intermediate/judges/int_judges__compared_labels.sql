@@ -7,8 +7,7 @@ with
 
 judge_labels as (
 
-    select * from {{ ref('int_annotations__accepted_labels') }}
-    where annotator_kind in ('LLM', 'CODE')
+    select * from {{ ref('int_judges__labels') }}
 
 ),
 

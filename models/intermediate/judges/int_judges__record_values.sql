@@ -18,28 +18,10 @@ record_languages as (
 
 ),
 
-accepted_retrieval_annotations as (
-
-    select * from {{ ref('int_retrieval__annotations_validated') }}
-    where annotation_status = 'accepted'
-
-),
-
-chunk_ranks as (
-
-    select
-        record_uuid,
-        chunk_id,
-        max(chunk_rank) as chunk_rank
-
-    from accepted_retrieval_annotations
-    group by record_uuid, chunk_id
-
-),
-
+{# A chunk's rank is the same on every accepted row of its record (the rank check of validation). #}
 retrieval_units as (
 
-    {{ ragmart_unit_consensus('retrieval', 'unit_labels', ['label_source', 'source_id']) }}
+    {{ ragmart_unit_consensus('retrieval', 'unit_labels', ['label_source', 'source_id', 'chunk_rank']) }}
 
 ),
 
@@ -49,7 +31,7 @@ retrieval_chunks as (
         retrieval_units.label_source,
         retrieval_units.source_id,
         retrieval_units.record_uuid,
-        chunk_ranks.chunk_rank,
+        retrieval_units.chunk_rank,
         retrieval_units.topically_relevant,
         retrieval_units.evidence_sufficient,
         retrieval_units.misleading,
@@ -58,10 +40,6 @@ retrieval_chunks as (
         retrieval_units.is_resolved
 
     from retrieval_units
-    inner join chunk_ranks
-        on
-            retrieval_units.record_uuid = chunk_ranks.record_uuid
-            and retrieval_units.chunk_id = chunk_ranks.chunk_id
 
 ),
 

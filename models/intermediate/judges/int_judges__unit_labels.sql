@@ -11,8 +11,7 @@ with
 
 judge_labels as (
 
-    select * from {{ ref('int_annotations__accepted_labels') }}
-    where annotator_kind in ('LLM', 'CODE')
+    select * from {{ ref('int_judges__labels') }}
 
 ),
 
@@ -98,6 +97,7 @@ judge_source as (
         judge_labels.task,
         judge_labels.record_uuid,
         judge_labels.chunk_id,
+        judge_labels.chunk_rank,
         judge_labels.label,
         judge_labels.label_value as consensus_value,
         cast(1 as {{ dbt.type_bigint() }}) as n_judges,
@@ -144,12 +144,13 @@ weighted_votes as (
         task,
         record_uuid,
         chunk_id,
+        chunk_rank,
         label,
         cast(count(*) as {{ dbt.type_bigint() }}) as n_judges,
         sum(vote_weight * (2 * label_value - 1)) as vote_score
 
     from unlabelled_judge_labels
-    group by task, record_uuid, chunk_id, label
+    group by task, record_uuid, chunk_id, chunk_rank, label
 
 ),
 
@@ -161,6 +162,7 @@ judges_source as (
         task,
         record_uuid,
         chunk_id,
+        chunk_rank,
         label,
         {{ ragmart_weighted_vote('vote_score') }} as consensus_value,
         n_judges,

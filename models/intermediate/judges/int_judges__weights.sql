@@ -14,8 +14,7 @@ judge_tasks as (
         annotator_kind,
         task
 
-    from {{ ref('int_annotations__accepted_labels') }}
-    where annotator_kind in ('LLM', 'CODE')
+    from {{ ref('int_judges__labels') }}
 
 ),
 
