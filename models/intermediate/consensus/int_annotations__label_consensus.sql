@@ -24,7 +24,8 @@ with
         {%- for label in labels %}
         sum(case when annotator_role = 'annotator' then {{ label }} else 0 end) as n_positive_{{ label }},
         {%- endfor %}
-        sum(case when annotator_role = 'adjudicator' then 1 else 0 end) as n_adjudications
+        sum(case when annotator_role = 'adjudicator' then 1 else 0 end) as n_adjudications,
+        max(case when annotator_role = 'annotator' then created_at_utc end) as latest_vote_at_utc
 
     from {{ task }}_human_rows
     group by record_uuid, chunk_id
@@ -105,6 +106,7 @@ unpivoted as (
         n_votes,
         n_positive_{{ label }} as n_positive_votes,
         n_adjudications,
+        latest_vote_at_utc,
         min_latest_{{ label }} as min_latest_adjudication,
         max_latest_{{ label }} as max_latest_adjudication
 
@@ -128,6 +130,7 @@ resolved as (
         n_votes,
         n_positive_votes,
         n_adjudications,
+        latest_vote_at_utc,
         case
             when n_adjudications > 0 and min_latest_adjudication = max_latest_adjudication then 'adjudicated'
             when n_adjudications > 0 then 'tied'
