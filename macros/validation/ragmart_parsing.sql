@@ -50,25 +50,91 @@
 {#-
     The instant a created_at text stands for, as a timestamp in UTC, or null when it does not
     parse. A zone-less time is UTC; an offset is subtracted. The result does not depend on the
-    session's time zone.
+    session's time zone. In one expression: ragmart_timestamp_from_parts of
+    ragmart_timestamp_parts.
 -#}
 {% macro ragmart_parse_timestamp(expression) -%}
+    {{ ragmart_timestamp_from_parts(ragmart_timestamp_parts(expression)) }}
+{%- endmacro %}
+
+{#-
+    The pieces of a created_at text that ragmart_timestamp_from_parts reads, matched once: a
+    staging model computes them in one CTE and parses them in the next, so that the pattern runs
+    once per row where the engine can return every group of one match (DuckDB: a struct of the
+    five groups; PostgreSQL: the array of regexp_match). Elsewhere, the trimmed text itself.
+-#}
+{% macro ragmart_timestamp_parts(expression) -%}
+    {{ return(adapter.dispatch('ragmart_timestamp_parts', 'ragmart')(expression)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_timestamp_parts(expression) -%}
+    {{ ragmart_trim(expression) }}
+{%- endmacro %}
+
+{% macro duckdb__ragmart_timestamp_parts(expression) -%}
+    regexp_extract(
+        {{ ragmart_trim(expression) }},
+        '{{ ragmart_timestamp_pattern() }}',
+        ['local_date', 'local_time', 'offset_sign', 'offset_hours', 'offset_minutes']
+    )
+{%- endmacro %}
+
+{% macro postgres__ragmart_timestamp_parts(expression) -%}
+    regexp_match({{ ragmart_trim(expression) }}, '{{ ragmart_timestamp_pattern() }}')
+{%- endmacro %}
+
+{#- The UTC instant of the pieces of ragmart_timestamp_parts, or null when the text did not match. -#}
+{% macro ragmart_timestamp_from_parts(parts) -%}
+    {{ return(adapter.dispatch('ragmart_timestamp_from_parts', 'ragmart')(parts)) }}
+{%- endmacro %}
+
+{#- The parts are the trimmed text: each group is extracted by its own match. -#}
+{% macro default__ragmart_timestamp_from_parts(parts) -%}
     {%- set pattern = ragmart_timestamp_pattern() -%}
-    {%- set text = ragmart_trim(expression) -%}
-    {%- set local_time = ragmart_try_cast(
-        ragmart_regexp_extract(text, pattern, 1) ~ " || ' ' || " ~ ragmart_regexp_extract(text, pattern, 2),
-        dbt.type_timestamp()) -%}
-    {%- set offset_minutes -%}
+    {{ ragmart_timestamp_from_groups(
+        ragmart_regex_full_match(parts, pattern[1:-1]),
+        ragmart_regexp_extract(parts, pattern, 1),
+        ragmart_regexp_extract(parts, pattern, 2),
+        ragmart_regexp_extract(parts, pattern, 3),
+        ragmart_regexp_extract(parts, pattern, 4),
+        ragmart_regexp_extract(parts, pattern, 5)) }}
+{%- endmacro %}
+
+{#- The parts are a struct of the five groups, each '' when it did not take part or nothing matched. -#}
+{% macro duckdb__ragmart_timestamp_from_parts(parts) -%}
+    {%- set groups = [] -%}
+    {%- for name in ['local_date', 'local_time', 'offset_sign', 'offset_hours', 'offset_minutes'] -%}
+        {%- do groups.append("nullif(struct_extract(" ~ parts ~ ", '" ~ name ~ "'), '')") -%}
+    {%- endfor -%}
+    {{ ragmart_timestamp_from_groups(groups[0] ~ ' is not null', *groups) }}
+{%- endmacro %}
+
+{#- The parts are the array of the five groups, null when nothing matched. -#}
+{% macro postgres__ragmart_timestamp_from_parts(parts) -%}
+    {%- set groups = [] -%}
+    {%- for position in range(1, 6) -%}
+        {%- do groups.append("nullif((" ~ parts ~ ")[" ~ position ~ "], '')") -%}
+    {%- endfor -%}
+    {{ ragmart_timestamp_from_groups('(' ~ parts ~ ') is not null', *groups) }}
+{%- endmacro %}
+
+{#-
+    The UTC instant from the groups of the timestamp pattern (each null when it did not take
+    part), when `matched`: the local date and time, minus the offset.
+-#}
+{% macro ragmart_timestamp_from_groups(matched, local_date, local_time, offset_sign, offset_hours, offset_minutes) -%}
+    {%- set local_timestamp = ragmart_try_cast(local_date ~ " || ' ' || " ~ local_time, dbt.type_timestamp()) -%}
+    {%- set offset_in_minutes -%}
         coalesce(
-            case {{ ragmart_regexp_extract(text, pattern, 3) }} when '-' then -1 else 1 end
-            * (cast({{ ragmart_regexp_extract(text, pattern, 4) }} as {{ dbt.type_int() }}) * 60
-                + cast({{ ragmart_regexp_extract(text, pattern, 5) }} as {{ dbt.type_int() }})),
+            case {{ offset_sign }} when '-' then -1 else 1 end
+            * (cast({{ offset_hours }} as {{ dbt.type_int() }}) * 60
+                + cast({{ offset_minutes }} as {{ dbt.type_int() }})),
             0
         )
     {%- endset -%}
     case
-        when {{ ragmart_regex_full_match(text, pattern[1:-1]) }}
-            then {{ ragmart_add_minutes(local_time, '-1 * ' ~ offset_minutes) }}
+        when {{ matched }}
+            then {{ ragmart_add_minutes(local_timestamp, '-1 * ' ~ offset_in_minutes) }}
     end
 {%- endmacro %}
 

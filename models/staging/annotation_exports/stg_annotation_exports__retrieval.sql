@@ -8,6 +8,17 @@ source as (
 
 ),
 
+{# The timestamp pattern is matched once per row here and its groups read below. #}
+with_timestamp_parts as (
+
+    select
+        *,
+        {{ ragmart_timestamp_parts('created_at') }} as created_at_parts
+
+    from source
+
+),
+
 renamed as (
 
     select
@@ -18,7 +29,7 @@ renamed as (
         language as language_raw,
         {{ ragmart_clean_text('language') }} as language,
         created_at,
-        {{ ragmart_parse_timestamp('created_at') }} as created_at_utc,
+        {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
         is_missing_input_query,
         is_missing_chunk,
         {{ ragmart_clean_text('chunk_id') }} as chunk_id,
@@ -33,7 +44,7 @@ renamed as (
         misleading as misleading_raw,
         {{ ragmart_parse_boolean('misleading') }} as misleading
 
-    from source
+    from with_timestamp_parts
 
 )
 
