@@ -49,10 +49,38 @@ checked as (
 
 ),
 
-compared_with_same_submitter as (
+{# Most submissions have one row; only the rows of a repeated submission need comparing. #}
+repeated_submissions as (
+
+    select
+        {{ submission_key | join(',\n        ') }}
+
+    from checked
+    where is_deduplicated
+    group by {{ submission_key | join(', ') }}
+    having count(*) > 1
+
+),
+
+marked as (
 
     select
         checked.*,
+        repeated_submissions.annotator_id is not null as is_repeated
+
+    from checked
+    left join repeated_submissions
+        on
+            {%- for column in submission_key %}
+            {% if not loop.first %}and {% endif %}checked.{{ column }} = repeated_submissions.{{ column }}
+            {%- endfor %}
+
+),
+
+compared_with_same_submitter as (
+
+    select
+        *,
         max(created_at_utc) over (
             partition by {{ submission_key | join(', ') }}
         ) as latest_created_at_utc,
@@ -67,7 +95,21 @@ compared_with_same_submitter as (
             order by n_row_reasons, annotation_row_id
         ) as position_at_time
 
-    from checked
+    from marked
+    where is_repeated
+
+    union all
+
+    {# A row alone in its submission is its own latest row, at its own time. #}
+    select
+        *,
+        created_at_utc as latest_created_at_utc,
+        label_signature as min_label_signature_at_time,
+        label_signature as max_label_signature_at_time,
+        cast(1 as {{ dbt.type_bigint() }}) as position_at_time
+
+    from marked
+    where not is_repeated
 
 ),
 
