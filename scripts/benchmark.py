@@ -162,12 +162,18 @@ def run_dbt(folder: Path, work: Path, memory_limit: str | None = None) -> dict:
     return result
 
 
+def node_name(unique_id: str) -> str:
+    """A node's name as dbt prints it; a unit test as model::test, apart from its model."""
+    parts = unique_id.split(".")
+    return f"{parts[2]}::{parts[3]}" if parts[0] == "unit_test" else parts[2]
+
+
 def slowest_nodes(run_results: Path, count: int = 8) -> list[tuple[str, float]]:
     """The slowest nodes of a dbt run (name, seconds), from its run_results.json."""
     if not run_results.exists():
         return []
     results = json.loads(run_results.read_text())["results"]
-    timed = sorted(((r["unique_id"].split(".")[2], r["execution_time"]) for r in results), key=lambda n: -n[1])
+    timed = sorted(((node_name(r["unique_id"]), r["execution_time"]) for r in results), key=lambda n: -n[1])
     total = sum(seconds for _, seconds in timed)
     return [("all nodes (sum over dbt's threads)", total), *timed[:count]]
 
