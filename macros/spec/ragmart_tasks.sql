@@ -140,3 +140,30 @@
     {%- set spec = ragmart_task_spec(task) -%}
     {{ return(['language'] + spec.labels + spec.optional_booleans + (['chunk_rank'] if task == 'retrieval' else [])) }}
 {%- endmacro %}
+
+{#-
+    The long form of per-task wide rows: one select per task and binary label, joined by
+    `union all`, each with the task and the label as text and then `columns`, in which `{label}`
+    stands for the label's name (e.g. 'n_positive_{label} as n_positive_votes'); `relation` names
+    each task's rows with `{task}` (e.g. '{task}_units').
+-#}
+{% macro ragmart_unpivot_labels(relation, columns) -%}
+    {%- for task in ragmart_tasks() %}
+    {%- set outer_loop = loop %}
+    {%- for label in ragmart_task_spec(task).labels %}
+
+    select
+        '{{ task }}' as task,
+        '{{ label }}' as label,
+        {%- for column in columns %}
+        {{ column | replace('{label}', label) }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from {{ relation | replace('{task}', task) }}
+    {%- if not (outer_loop.last and loop.last) %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
+    {%- endfor %}
+{%- endmacro %}

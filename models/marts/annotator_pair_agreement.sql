@@ -37,27 +37,14 @@ with
 {%- endfor %}
 
 summed as (
-    {%- for task in ragmart_tasks() %}
-    {%- set outer_loop = loop %}
-    {%- for label in ragmart_task_spec(task).labels %}
-
-    select
-        '{{ task }}' as task,
-        '{{ label }}' as label,
-        annotator_a,
-        annotator_b,
-        n_shared_units,
-        cast(n_agreeing_{{ label }} as {{ ragmart_type_double() }}) / n_shared_units as observed_agreement,
-        cast(n_positive_a_{{ label }} as {{ ragmart_type_double() }}) / n_shared_units as positive_share_a,
-        cast(n_positive_b_{{ label }} as {{ ragmart_type_double() }}) / n_shared_units as positive_share_b
-
-    from {{ task }}_pairs
-    {%- if not (outer_loop.last and loop.last) %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
-    {%- endfor %}
+    {{- ragmart_unpivot_labels('{task}_pairs', [
+        'annotator_a',
+        'annotator_b',
+        'n_shared_units',
+        'cast(n_agreeing_{label} as ' ~ ragmart_type_double() ~ ') / n_shared_units as observed_agreement',
+        'cast(n_positive_a_{label} as ' ~ ragmart_type_double() ~ ') / n_shared_units as positive_share_a',
+        'cast(n_positive_b_{label} as ' ~ ragmart_type_double() ~ ') / n_shared_units as positive_share_b',
+    ]) }}
 
 ),
 

@@ -94,29 +94,16 @@ with
 {%- endfor %}
 
 unpivoted as (
-    {%- for task in ragmart_tasks() %}
-    {%- set outer_loop = loop %}
-    {%- for label in ragmart_task_spec(task).labels %}
-
-    select
-        '{{ task }}' as task,
-        record_uuid,
-        chunk_id,
-        '{{ label }}' as label,
-        n_votes,
-        n_positive_{{ label }} as n_positive_votes,
-        n_adjudications,
-        latest_vote_at_utc,
-        min_latest_{{ label }} as min_latest_adjudication,
-        max_latest_{{ label }} as max_latest_adjudication
-
-    from {{ task }}_units
-    {%- if not (outer_loop.last and loop.last) %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
-    {%- endfor %}
+    {{- ragmart_unpivot_labels('{task}_units', [
+        'record_uuid',
+        'chunk_id',
+        'n_votes',
+        'n_positive_{label} as n_positive_votes',
+        'n_adjudications',
+        'latest_vote_at_utc',
+        'min_latest_{label} as min_latest_adjudication',
+        'max_latest_{label} as max_latest_adjudication',
+    ]) }}
 
 ),
 

@@ -36,28 +36,31 @@ judges as (
 {%- endfor %}
 
 unpivoted as (
-    {%- for task in ragmart_tasks() %}
-    {%- set outer_loop = loop %}
-    {%- for label in ragmart_task_spec(task).labels %}
+    {{- ragmart_unpivot_labels('{task}_judge_rows', [
+        'record_uuid',
+        'chunk_id',
+        'chunk_rank',
+        'annotator_id',
+        'annotator_kind',
+        '{label} as label_value',
+    ]) }}
+
+),
+
+final as (
 
     select
-        '{{ task }}' as task,
+        task,
         record_uuid,
         chunk_id,
         chunk_rank,
         annotator_id,
         annotator_kind,
-        '{{ label }}' as label,
-        {{ label }} as label_value
+        label,
+        label_value
 
-    from {{ task }}_judge_rows
-    {%- if not (outer_loop.last and loop.last) %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
-    {%- endfor %}
+    from unpivoted
 
 )
 
-select * from unpivoted
+select * from final
