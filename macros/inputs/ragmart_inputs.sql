@@ -147,3 +147,39 @@
     {%- endif -%}
     {{ return(names) }}
 {%- endmacro %}
+
+{#-
+    The body of base_annotation_exports__<task>: the export as read, narrowed to the row id, every
+    column of the export as given except its long texts (ragmart_task_spec's required and optional
+    texts), and a blank flag `is_missing_<text>` per required text.
+-#}
+{% macro ragmart_base_export(task) -%}
+    {%- set spec = ragmart_task_spec(task) -%}
+    {%- set long_texts = spec.required_texts + spec.optional_texts -%}
+    {%- set columns = [] -%}
+    {%- for column in ragmart_export_columns(task) if column.name not in long_texts -%}
+        {%- do columns.append(column.name) -%}
+    {%- endfor -%}
+    {%- for text in spec.required_texts -%}
+        {%- do columns.append(ragmart_is_blank(text) ~ ' as is_missing_' ~ text) -%}
+    {%- endfor -%}
+with
+
+source as (
+
+    {{ ragmart_input_rows(task) }}
+
+),
+
+narrowed as (
+
+    select
+        annotation_row_id,
+        {{ columns | join(',\n        ') }}
+
+    from source
+
+)
+
+select * from narrowed
+{%- endmacro %}
