@@ -25,7 +25,6 @@ checked as (
     select
         annotation_row_id,
         {{ submission_key | join(',\n        ') }},
-        created_at,
         created_at_utc,
         language,
         {%- for column in extra_columns %}
@@ -227,7 +226,6 @@ final as (
         annotation_row_id,
         '{{ task }}' as task,
         {{ submission_key | join(',\n        ') }},
-        created_at,
         created_at_utc,
         language,
         {%- for column in extra_columns %}

@@ -38,7 +38,7 @@ row_status as (
         row_status.record_uuid,
         row_status.annotator_id,
         row_status.chunk_id,
-        row_status.created_at,
+        {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else task ~ '_originals.created_at' }} as created_at,
         row_status.reasons,
         row_status.annotation_row_id,
         {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else ragmart_clean_text(task ~ '_originals.task') }} as task_as_given,

@@ -20,7 +20,6 @@ unioned as (
         record_uuid,
         {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
         {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else 'annotator_id' }} as annotator_id,
-        {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else 'created_at' }} as created_at,
         annotation_status,
         reasons,
         {{ 'false' if task == 'records' else 'was_repaired' }} as was_repaired
