@@ -3,7 +3,7 @@
 
 Writes synthetic exports of the "Publikationsbot" (a German/English RAG chatbot
 about federal government publications) in the schemas of ADR 0005 and
-CONTRACT.md, with the column order of ``scripts/make_sample_seeds.py``,
+docs/rules.md (Inputs), with the column order of ``scripts/make_sample_seeds.py``,
 streaming block by block, so the size is limited by disk, not memory.
 
 Usage::
@@ -76,7 +76,7 @@ every row follows from the construction alone:
 * row-level defects on one row that is alone for its (unit, annotator):
   ``missing:<column>`` (empty or blank), ``invalid_boolean:<label|can_answer>``,
   ``invalid_rank``, ``invalid_timestamp``, ``invalid_language``, ``wrong_task``,
-  each ``violates:*`` code of CONTRACT.md (and both codes of a task at once),
+  each ``violates:*`` code of docs/rules.md (and both codes of a task at once),
   and rows with two or three of these.  A label made missing or invalid never
   stands against an antecedent that is 1 (no doubt about the constraints);
 * ``superseded``: an earlier submission of a row that is re-submitted later
@@ -88,7 +88,7 @@ every row follows from the construction alone:
   record has (every row of that chunk is rejected), or a chunk claims the rank
   of another chunk (every row of both chunks).
 
-Statuses follow CONTRACT.md under the default ``constraint_policy: reject``;
+Statuses follow docs/rules.md under the default ``constraint_policy: reject``;
 summary.json also gives the counts under ``repair``.  The generator
 re-derives the status of every row of a host record with its own
 implementation of the contract's row rules (for every scenario of the first
@@ -280,7 +280,7 @@ def _neighbours(task: str) -> dict:
 FLIPS = {"retrieval": RET_FLIPS, "grounding": _neighbours("grounding"),
          "generation": _neighbours("generation")}
 
-# values of the deliberately bad cells (none of them is ambiguous under CONTRACT.md, and none is
+# values of the deliberately bad cells (none of them is ambiguous under docs/rules.md, and none is
 # a text the dbt seed loader would turn into NULL such as "null" or "none")
 BLANKS = ["", "", "   ", " "]
 INVALID_BOOLEANS = ["maybe", "2", "ja", "nein", "wahr", "x", "-1", "unklar", "true?", "10"]
@@ -486,7 +486,7 @@ class Pools:
 
 
 # --------------------------------------------------------------------------
-# Row rules of CONTRACT.md (self-check of the host records of bad rows)
+# Row rules of docs/rules.md (self-check of the host records of bad rows)
 # --------------------------------------------------------------------------
 TS_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?")
 TRUE_SET = {"true", "t", "1", "yes", "y"}
@@ -514,7 +514,7 @@ def parse_ts(v: str):
 
 
 def row_reasons(task: str, v: list) -> set:
-    """Step 1 of CONTRACT.md for one row (default accepted languages, policy reject)."""
+    """Step 1 (row checks) of docs/rules.md, Row status, for one row (default accepted languages, policy reject)."""
     c = COL[task]
     reasons = set()
     for col in REQUIRED[task]:
@@ -542,7 +542,7 @@ def row_reasons(task: str, v: list) -> set:
 
 
 def derive(task: str, rows: list) -> list:
-    """Steps 1-5 of CONTRACT.md over the rows of one record: [(status, reasons)]."""
+    """Steps 1-5 of docs/rules.md, Row status, over the rows of one record: [(status, reasons)]."""
     c = COL[task]
     reasons = [row_reasons(task, v) for v in rows]
     labels = [tuple(parse_bool(v[c[x]]) for x in LABELS[task]) for v in rows]

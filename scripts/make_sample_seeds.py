@@ -24,10 +24,10 @@ Usage::
     python scripts/make_sample_seeds.py --out /tmp/s  # somewhere else
 
 Before writing, the script re-derives the status of every row with its own
-reference implementation of the row rules of ``CONTRACT.md`` (row checks,
+reference implementation of the row rules of ``docs/rules.md`` (row checks,
 superseding, duplicates, rank check; for records.csv the rules below) and
 stops if a row does not end with the status declared below.  It also routes
-every record to its tier (CONTRACT.md "Tier of a record", default vars) and
+every record to its tier (docs/rules.md, "Tier of a record", default vars) and
 stops unless the sample serves the ADR-001 cases it is built for (each
 record routed to the tier it was labelled for, 15-25 % disagreeing gold
 units per family, spot-check drift in W13 and W14 only, under both
@@ -2082,7 +2082,7 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
 
 
 # --------------------------------------------------------------------------
-# Reference implementation of the row rules of CONTRACT.md (for self-checking)
+# Reference implementation of the row rules of docs/rules.md (for self-checking)
 # --------------------------------------------------------------------------
 TRUE_SET = {"true", "t", "1", "yes", "y"}
 FALSE_SET = {"false", "f", "0", "no", "n"}
@@ -2154,7 +2154,7 @@ def row_check(fam: str, v: dict, policy: str):
 
 
 def derive_statuses(fam: str, values: list, policy: str = "reject") -> list:
-    """Return [(status, reasons, repaired)] per row, following CONTRACT.md steps 1-5."""
+    """Return [(status, reasons, repaired)] per row, following the steps 1-5 of docs/rules.md, Row status."""
     checked = [row_check(fam, v, policy) for v in values]
     reasons = [set(c[0]) for c in checked]
     superseded = [False] * len(values)
@@ -2347,7 +2347,7 @@ def voter_rows(fam: str, values: list, statuses: list, policy: str = "reject") -
 
 def record_tiers(rows: dict, derived: dict) -> dict:
     """{family: {record_uuid: (tier, source)}} for every record with an accepted HUMAN row in the
-    family, as in CONTRACT.md "Tier of a record" (default vars)."""
+    family, as in docs/rules.md, "Tier of a record" (default vars)."""
     meta = {}
     for row, (status, _, parsed) in zip(rows["records"], derived["records"]):
         if status == "accepted":

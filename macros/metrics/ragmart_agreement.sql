@@ -1,5 +1,5 @@
 {#-
-    Agreement measures of CONTRACT.md (Agreement and tiers) for binary labels. Votes of a unit u:
+    Agreement measures of docs/rules.md (Agreement and tiers) for binary labels. Votes of a unit u:
     m_u votes of which n_u1 are 1 (n_u0 = m_u − n_u1).
 -#}
 
@@ -86,7 +86,7 @@
 {%- endmacro %}
 
 {#-
-    The body of a select of one task's votes in wide form (CONTRACT.md, Agreement and tiers): the
+    The body of a select of one task's votes in wide form (docs/rules.md, Agreement and tiers): the
     rows of ragmart_human_rows in the role `annotator`, one row per voter and unit.
 -#}
 {% macro ragmart_voter_rows(task) -%}

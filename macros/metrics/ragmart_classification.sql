@@ -1,5 +1,5 @@
 {#-
-    Judge-against-consensus measures (CONTRACT.md, Judges) from the confusion counts of a binary
+    Judge-against-consensus measures (docs/rules.md, Judges) from the confusion counts of a binary
     label, positive = 1.
 -#}
 

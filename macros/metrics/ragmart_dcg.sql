@@ -29,7 +29,7 @@
 {%- endmacro %}
 
 {#-
-    Normalised DCG: DCG / IDCG, and 0 when IDCG is 0 (CONTRACT.md). DCG never exceeds IDCG; the
+    Normalised DCG: DCG / IDCG, and 0 when IDCG is 0 (docs/rules.md, Measures). DCG never exceeds IDCG; the
     cap at 1 only absorbs floating-point rounding when both are sums of the same terms in another order.
 -#}
 {% macro ragmart_ndcg(dcg, idcg) -%}

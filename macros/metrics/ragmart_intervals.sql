@@ -1,5 +1,5 @@
 {#-
-    95 % intervals of metric_values (CONTRACT.md). z defaults to 1.96.
+    95 % intervals of metric_values (docs/rules.md, Intervals). z defaults to 1.96.
     Wilson score interval for a proportion p of n records (measures that are 0 or 1 per record).
 -#}
 {% macro ragmart_wilson_bound(proportion, n, side, z=1.96) -%}

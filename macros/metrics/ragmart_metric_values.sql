@@ -101,7 +101,7 @@
 {%- endmacro %}
 
 {#-
-    Per-record metric values summarised per group (CONTRACT.md, metric_values): the mean, the
+    Per-record metric values summarised per group (docs/rules.md, metric_values): the mean, the
     records behind it (non-null values) and the 95 % interval given by each row's
     interval_method (`wilson` or `mean`). `relation` has the `group_columns`, interval_method
     and value. Returns a select of the group columns, value, n_units, n_records (rows, null

@@ -1,5 +1,5 @@
 {#-
-    The 16 metrics of ADR 0002 with their public names (CONTRACT.md, metric_values.metric), the
+    The 16 metrics of ADR 0002 with their public names (docs/rules.md, metric_values), the
     per-record column they average, and their interval: `wilson` for the measures that are 0 or 1
     per record by definition, `mean` (mean ± 1.96·s/√n) for the others.
 -#}

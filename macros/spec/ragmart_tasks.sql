@@ -1,5 +1,5 @@
 {#-
-    The annotation tasks of ADR 0005 / 0006 and CONTRACT.md in one place: the columns of each
+    The annotation tasks of ADR 0005 / 0006 and docs/rules.md (Inputs, Reason codes) in one place: the columns of each
     export, which are required, which are binary labels, the unit of annotation and the logical
     constraints. Every model and test that needs one of these lists reads it from here.
 -#}
@@ -97,7 +97,7 @@
     {{ return(columns) }}
 {%- endmacro %}
 
-{#- The public constraint code of a logical constraint, as in CONTRACT.md. -#}
+{#- The public constraint code of a logical constraint, as in docs/rules.md (Reason codes). -#}
 {% macro ragmart_constraint_code(constraint) -%}
     {{ return('violates:' ~ constraint.name) }}
 {%- endmacro %}

@@ -1,5 +1,5 @@
 {#-
-    ADR-001 routing (CONTRACT.md, "Tier of a record"), as a SQL expression naming the rule that
+    ADR-001 routing (docs/rules.md, "Tier of a record"), as a SQL expression naming the rule that
     decides a record's tier in one family, first match in this order:
     `explicit_tier` (the records seed's tier), `gold_task_type`, `gold_uncertainty`,
     `gold_adversarial` (ANY of these three routes to the gold tier), `triage_default` (in the

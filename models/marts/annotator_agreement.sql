@@ -1,6 +1,6 @@
 {#-
     Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
-    two or more votes (CONTRACT.md, Agreement and tiers); computed in int_agreement__label_agreement.
+    two or more votes (docs/rules.md, Agreement and tiers); computed in int_agreement__label_agreement.
 -#}
 with
 

@@ -1,7 +1,7 @@
 {#-
     How well each judge (annotator of kind LLM or CODE, whatever its role) agrees with the human
     consensus, per task, label and tier (all, tier_b), over the units whose label has a resolved
-    human consensus and an accepted row of that judge (CONTRACT.md, Judges). Computed in
+    human consensus and an accepted row of that judge (docs/rules.md, Judges). Computed in
     int_judges__label_agreement.
 -#}
 with

@@ -1,6 +1,6 @@
 """Independent Python reference for the ADR-001 tiers and the agreement marts.
 
-Written from /work/shared/spec/CONTRACT.md (sections "Inputs" -- the optional ``records``
+Written from docs/rules.md (sections "Inputs" -- the optional ``records``
 seed --, "Agreement and tiers", "Consensus") and ADR-001 only, never from the dbt SQL.
 Row validation, superseding and duplicates of the annotation seeds are *not* re-derived:
 they come from ``reference.py`` (``Reference.rows[task]`` with ``status``, post-repair
@@ -18,10 +18,10 @@ Entry point: ``compute(seed_dir, null_mode=..., constraint_policy=..., ...)`` re
 * ``marts["annotator_agreement"]`` and ``marts["annotator_pair_agreement"]``: expected rows;
 * ``ambiguities``: records rows that the contract does not pin down (see below).
 
-Statistics are computed exactly (``fractions.Fraction``) with the formulas as CONTRACT.md
+Statistics are computed exactly (``fractions.Fraction``) with the formulas as docs/rules.md
 writes them and converted to float at the end.
 
-Decisions where CONTRACT.md is silent (reported in ``ambiguities`` when they matter)
+Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they matter)
 ---------------------------------------------------------------------------------
 * ``records`` cells are loaded like the other seeds (``reference.read_csv``: empty, and under
   the agate loader the text ``null``, are NULL).  ``record_uuid`` is used as loaded (no
@@ -174,7 +174,7 @@ def label_stats(units: list[list[int]]) -> dict | None:
     """The annotator_agreement measures over one tier of one (task, label).
 
     ``units``: the votes (0/1) of every unit of the tier with at least one vote.  None when no
-    unit has two or more votes (no row).  Exact; CONTRACT.md's formulas literally."""
+    unit has two or more votes (no row).  Exact; the formulas of docs/rules.md literally."""
     pairable = [u for u in units if len(u) >= 2]
     if not pairable:
         return None

@@ -4,7 +4,7 @@ human_prevalence, judge_prevalence, alpha_humans, alpha_with_judge), ``judge_wei
 The new parts follow /work/notes/judges_spec.md (see "Judge weights, weighted vote and judge
 metric values" below).
 
-Written from /work/shared/spec/CONTRACT.md (sections "Judges", "Consensus", "Agreement and
+Written from docs/rules.md (sections "Judges", "Consensus", "Agreement and
 tiers") only, never from the dbt SQL.  Row validation, superseding, duplicates and the human
 consensus come from ``reference.py`` (``Reference.rows[task]`` with ``status`` and post-repair
 ``labels``; ``Reference.units[task][unit]["labels" / "method"]``); the tier of a record per
@@ -27,7 +27,7 @@ Contract, as read here
 * precision = tp / (tp + fp), null when tp + fp = 0; recall = tp / (tp + fn), null when
   tp + fn = 0; f1 = 2 P R / (P + R), null when P or R is null or both are 0.
 
-Decisions where CONTRACT.md is silent (reported in ``ambiguities`` when they matter)
+Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they matter)
 ---------------------------------------------------------------------------------
 * The judge's value is the accepted row's post-repair label (under ``constraint_policy:
   repair`` a repaired judge row carries the repaired value, as votes do); under ``reject`` this
@@ -38,7 +38,7 @@ Decisions where CONTRACT.md is silent (reported in ``ambiguities`` when they mat
 
 Judge weights, weighted vote and judge metric values (judges_spec.md, sections 1-4)
 -----------------------------------------------------------------------------------
-* alpha_humans / alpha_with_judge: ``agreement_reference.label_stats`` (CONTRACT.md's alpha)
+* alpha_humans / alpha_with_judge: ``agreement_reference.label_stats`` (the alpha of docs/rules.md)
   over the units U of the row with the voters' votes, without / with the judge's value as one
   more vote; units with fewer than 2 values drop out; null when none is pairable or the
   expected disagreement is 0.
@@ -98,7 +98,7 @@ MV_VALUES = ["value", "n_units", "ci_lower", "ci_upper"]
 def confusion_stats(pairs: list[tuple[int, int]]) -> dict | None:
     """The measures of one (judge, task, label, tier) from its (judge, consensus) pairs.
 
-    None when there is no pair (no row).  Exact; CONTRACT.md's definitions literally."""
+    None when there is no pair (no row).  Exact; the definitions of docs/rules.md literally."""
     n = len(pairs)
     if n == 0:
         return None
@@ -244,7 +244,7 @@ def alpha_columns(agr: A.AgreementReference, task: str, label: str, upairs: list
     judge_agreement row from its (unit, judge value, consensus value) triples (exact).
 
     Votes: agreement_reference's voters (accepted rows of HUMAN annotators of role
-    ``annotator``, post-repair values).  Krippendorff's alpha with CONTRACT.md's formula
+    ``annotator``, post-repair values).  Krippendorff's alpha with the formula of docs/rules.md
     (agreement_reference.label_stats); units with fewer than 2 values drop out; null when no
     unit is pairable or the expected disagreement is 0."""
     n = len(upairs)

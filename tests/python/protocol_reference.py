@@ -1,6 +1,6 @@
 """Independent Python reference for the ADR-001 protocol marts.
 
-Written from /work/shared/spec/CONTRACT.md ("Consensus", "Marts", "Agreement and tiers"),
+Written from docs/rules.md ("Consensus", "Marts", "Agreement and tiers"),
 ADR-001, the README section "Agreement and the tiered labeling protocol" and the YAML
 descriptions of ``metric_values``, ``labeling_protocol``, ``labeling_drift`` and
 ``annotator_quality`` -- never from the dbt SQL.  Validation, consensus and per-record measures

@@ -1,6 +1,6 @@
 """Independent plain-Python reference implementation of the ragmart public contract.
 
-Written from /work/shared/spec/CONTRACT.md (sections Inputs, Reason codes, Consensus,
+Written from docs/rules.md (sections Inputs, Reason codes and row status, Consensus,
 Measures, Marts) and ADRs 0002/0005/0006 only -- never from the dbt SQL -- so that the
 marts can be checked against it.  Standard library only (pandas/numpy not needed).
 
@@ -13,11 +13,11 @@ returns a :class:`Reference` with
   ``generation_metrics``, ``metric_values`` (slices ``overall`` and ``language``) and
   ``rejected_annotations`` (task, record_uuid, annotator_id, chunk_id, created_at, reasons);
 * ``units`` / ``records``: consensus per unit and per-record measures (used by the ranx check);
-* ``ambiguities``: situations where CONTRACT.md does not pin down the result (fixtures are
+* ``ambiguities``: situations where docs/rules.md does not pin down the result (fixtures are
   built so that this list is empty; tests assert it).
 
-Decisions taken where CONTRACT.md is silent
--------------------------------------------
+Decisions taken where docs/rules.md is silent
+---------------------------------------------
 * Seed loading.  Cells are read with the ``csv`` module as strings.  An empty field is
   NULL.  ``null_mode`` says how the dbt seed loader turns text into NULL:
   ``"agate"`` (dbt's agate loader: a cell whose stripped, lower-cased text is ``""`` or

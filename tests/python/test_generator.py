@@ -14,7 +14,7 @@ defect occurs) and checked from the outside:
   have no row-level defect;
 * the statuses agree with the project's independent reference implementation (reference.py)
   under both constraint policies, which leaves nothing ambiguous;
-* every reason code of CONTRACT.md occurs; content details (languages, timestamp forms, LLM
+* every reason code of docs/rules.md occurs; content details (languages, timestamp forms, LLM
   judge, adjudications, records.csv routing) are as documented.
 
 No dbt run here; the test takes a few seconds.
@@ -70,7 +70,7 @@ REQUIRED = {
     "generation": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer"]
     + LABELS["generation"],
 }
-# CONTRACT.md constraint codes: (code, antecedent, other label, value of the other that violates)
+# Constraint codes of docs/rules.md (Reason codes): (code, antecedent, other label, value of the other that violates)
 VIOLATIONS = {
     "retrieval": [("violates:sufficient_implies_relevant", "evidence_sufficient", "topically_relevant", 0),
                   ("violates:sufficient_excludes_misleading", "evidence_sufficient", "misleading", 1)],

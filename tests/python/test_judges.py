@@ -1,4 +1,4 @@
-"""The judge marts (CONTRACT.md, "Judges"; /work/notes/judges_spec.md) against an independent
+"""The judge marts (docs/rules.md, "Judges"; /work/notes/judges_spec.md) against an independent
 reference (judge_reference.py): ``judge_agreement`` (all columns, the new prevalences and
 alphas included), ``judge_weights``, ``judge_metric_values`` and the ``metric_values`` rows of
 ``slice_dimension = 'label_source'``; cross-checks against the direct 2x2-table formulas,
@@ -510,7 +510,7 @@ def test_generated_scenario_covers_the_cases(judge_builds):
 # =========================================================================== new judge columns
 
 # judge_agreement's new columns on hand-made rows (see the comment above HAND_EXPECTED and
-# judge_reference.VOTE_*), worked out with CONTRACT.md's alpha formula
+# judge_reference.VOTE_*), worked out with the alpha formula of docs/rules.md
 #   alpha = 1 - (n - 1) * sum_u [sum_{c != k} n_uc n_uk / (m_u - 1)] / sum_{c != k} n_c n_k.
 # hand_llm / helpful / all: U = r1 r3 r4 r5 r7; votes r1 [1 1], r3 [1 0] (r4 r5 r7: one vote);
 #   humans: n 4, n_1 3, n_0 1, den 2*3*1 = 6, num (r3) 2 -> 1 - 3*2/6 = 0;
@@ -861,7 +861,7 @@ POSITIONAL = {"annotation_row_id"}     # row number in the seed file, not compar
 
 
 def language_by_judges(jr: J.JudgeReference) -> dict[str, list[str]]:
-    """family -> human records whose language (CONTRACT.md: the one non-empty language of the
+    """family -> human records whose language (docs/rules.md, Consensus: the one non-empty language of the
     record's accepted rows in that family, judges' rows included) changes without the judges'
     rows."""
     out: dict[str, list[str]] = {}
@@ -969,7 +969,7 @@ def test_judges_do_not_change_human_metrics(judge_builds):
     a = _built(judge_builds, "sample", PUBLIC_MARTS)
     b = _built(judge_builds, "sample_nojudges", PUBLIC_MARTS)
     judges = judge_ids(a.seed_dir)
-    # CONTRACT.md takes a record's language from all its accepted rows, judges' included: where
+    # docs/rules.md takes a record's language from all its accepted rows, judges' included: where
     # a judge row gives a human record its language, the language slice differs by design;
     # there each build's language rows are checked against the reference instead.
     languages = language_by_judges(a.jr)

@@ -3,7 +3,7 @@
 Scenarios (see conftest.py): sample, edge, edge_repair, random, edge_tokyo.  Numbers are
 compared to 1e-9 (absolute and relative), nulls must match nulls, rejected_annotations rows
 exactly (as a multiset of (task, record_uuid, annotator_id, chunk_id, created_at, reasons);
-the one latitude: a blank, whitespace-only id equals a null id, as CONTRACT.md does not say
+the one latitude: a blank, whitespace-only id equals a null id, as docs/rules.md does not say
 how a missing id is shown).
 """
 
@@ -148,7 +148,7 @@ def test_metric_values(builds, name, family):
 
 
 def _rej_key(row):
-    """CONTRACT.md says created_at is "as given" but is silent on how a blank (whitespace
+    """docs/rules.md says created_at is "as given" but is silent on how a blank (whitespace
     only) id is shown; a blank id is missing, so blank and null ids compare equal here."""
     out = []
     for c in REJ_COLS:
@@ -164,7 +164,7 @@ def test_rejected_annotations(builds, name):
     b = _built(builds, name)
     exp = Counter(_rej_key(r) for r in b.reference.marts["rejected_annotations"])
     # Rows of other seeds (the optional `records` seed, task 'records') are an extension
-    # outside the annotation reason codes of CONTRACT.md; only annotation rows are compared.
+    # outside the annotation reason codes of docs/rules.md; only annotation rows are compared.
     got = Counter(_rej_key(r) for r in b.marts["rejected_annotations"][1]
                   if r.get("task") not in NON_ANNOTATION_TASKS)
     missing = sorted(exp - got, key=str)

@@ -3,7 +3,7 @@
 Qrels are the reference's consensus labels of each resolved record's units (chunks):
 grade w = 2 if evidence_sufficient, 1 if topically_relevant, else 0 for ``ndcg_burges@k``
 (gain 2^w - 1, discount log2(position + 1), ideal ranking over all judged chunks of the
-record, exactly CONTRACT.md's IDCG), and topically_relevant (0/1) for ``mrr@k``.
+record, exactly the IDCG of docs/rules.md), and topically_relevant (0/1) for ``mrr@k``.
 
 ranx ranks documents by score, so positions are positions in score order, not our
 ``chunk_rank`` values.  The run therefore lists one document per position 1..max rank: the
@@ -11,7 +11,7 @@ unit's chunk_id at its rank, and a dummy, never-judged document where no consens
 that rank (not retrieved, or all its rows rejected/superseded: "its rank then counts as not
 relevant").  Scores are max_rank + 1 - rank, so there are no ties.
 
-Queries without any relevant judged chunk: CONTRACT.md says NDCG@K = 0 when IDCG@K = 0 and
+Queries without any relevant judged chunk: docs/rules.md says NDCG@K = 0 when IDCG@K = 0 and
 RR@K = 0.  ranx 0.3.21 also scores such queries 0 (rather than dropping them or returning
 NaN); the test asserts the reference gives exactly 0 for them and checks ranx's value too,
 so that a future ranx that treats them differently is noticed here rather than silently

@@ -1,6 +1,6 @@
 {#-
     Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
-    two or more votes (CONTRACT.md, Agreement and tiers), by the formulas of
+    two or more votes (docs/rules.md, Agreement and tiers), by the formulas of
     macros/metrics/ragmart_agreement.sql. A tier row exists when the tier has at least one such
     unit. Read by the marts annotator_agreement and labeling_protocol. The voters are counted per
     task and tier from the wide vote rows (ragmart_voter_rows): every accepted row carries every

@@ -1,5 +1,5 @@
 {#-
-    The human consensus of every unit and label (CONTRACT.md, Consensus): the latest adjudicator
+    The human consensus of every unit and label (docs/rules.md, Consensus): the latest adjudicator
     row decides; else unanimous (single when one vote); else the strict majority; else tied.
     Counted in wide form: one aggregation per task over its accepted HUMAN rows (every label a
     column, no window), the latest adjudication found among the adjudicator rows alone, and only

@@ -1,5 +1,5 @@
 {#-
-    The language of each record per family (CONTRACT.md, Measures): the one non-empty language
+    The language of each record per family (docs/rules.md, Consensus): the one non-empty language
     of its accepted rows in that family; none, or more than one, gives `unknown`.
 -#}
 with

@@ -1,7 +1,7 @@
 {#-
     One row per judge (annotator of kind LLM or CODE, whatever its role), unit and label where the
     label has a resolved human consensus and the judge an accepted row: the judge's value beside
-    the consensus, the human votes of the unit and the record's tier (CONTRACT.md, Judges).
+    the consensus, the human votes of the unit and the record's tier (docs/rules.md, Judges).
 -#}
 with
 

@@ -1,6 +1,6 @@
 {#-
     How well each judge agrees with the human consensus, per task, label and tier (all, tier_b),
-    over the units of int_judges__compared_labels (CONTRACT.md, Judges): confusion counts,
+    over the units of int_judges__compared_labels (docs/rules.md, Judges): confusion counts,
     accuracy, Cohen's kappa, precision, recall and F1; the human and judge prevalence; and
     Krippendorff's alpha of the human votes on those units without and with the judge as one
     more coder.

@@ -1,6 +1,6 @@
 {#-
     Every metric per slice: the mean of the per-record values, the records behind it and its
-    95 % interval (CONTRACT.md, metric_values). A slice row exists when the slice has at least
+    95 % interval (docs/rules.md, metric_values). A slice row exists when the slice has at least
     one resolved record. Every slice of ragmart_slices() reads the human consensus only; the
     judge-estimated records (int_judges__record_values, label source `judges`) appear in the
     `label_source` slice alone, as slice value `judges`, beside `human`.

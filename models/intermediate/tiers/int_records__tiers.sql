@@ -1,5 +1,5 @@
 {#-
-    The tier of every record in every family it was labelled in (ADR-001, CONTRACT.md): explicit
+    The tier of every record in every family it was labelled in (ADR-001; docs/rules.md, "Tier of a record"): explicit
     tier, else the gold routing rules on the records seed, else triage for a record in the seed,
     else two or more voters route to gold. `tier_source` names the rule that decided.
 -#}
