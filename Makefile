@@ -9,6 +9,11 @@ export RAGMART_DUCKDB_PATH ?= ragmart.duckdb
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 # Extra vars for dbt, e.g. make build VARS='{constraint_policy: repair}'
 VARS ?= {}
+# build and build-files hand VARS, INPUT and the folder make was run from to scripts/build.py as
+# environment variables ($(value ...): as typed, `$` included), so no recipe pastes them into shell code.
+export RAGMART_VARS = $(value VARS)
+export RAGMART_INPUT = $(value INPUT)
+export RAGMART_CALLER_DIR = $(or $(value PWD),$(CURDIR))
 comma := ,
 
 .PHONY: build build-files bench test test-engines lint dbt-build docs pytest clean help
@@ -43,14 +48,14 @@ $(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.runtime-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-spark.txt
 	@touch $@
 
+# Both build into a new file beside $(RAGMART_DUCKDB_PATH) and replace it only when everything passed
+# (scripts/build.py --help).
 build: $(BIN)/.runtime-installed
-	$(DBT) build $(DBT_ARGS) --vars '$(VARS)'
-	$(BIN)/python scripts/show_metrics.py --database $(RAGMART_DUCKDB_PATH)
+	$(BIN)/python scripts/build.py --vars="$$RAGMART_VARS"
 
 build-files: $(BIN)/.runtime-installed
-	@test -n "$(INPUT)" || { echo "usage: make build-files INPUT=/path/to/exports" >&2; exit 2; }
-	$(DBT) build $(DBT_ARGS) --exclude resource_type:seed --vars '{input_mode: files, input_path: "$(abspath $(INPUT))"}'
-	$(BIN)/python scripts/show_metrics.py --database $(RAGMART_DUCKDB_PATH)
+	@test -n "$$RAGMART_INPUT" || { echo "usage: make build-files INPUT=/path/to/exports" >&2; exit 2; }
+	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS"
 
 # Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"; BENCH_WORK is where the
 # exports and databases go (about 8 GB at 10M rows); each dbt build also runs under DuckDB's

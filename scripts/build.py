@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Build the ragmart DuckDB database and publish it atomically (used by `make build` and `make build-files`).
+
+The published database is $RAGMART_DUCKDB_PATH (default ragmart.duckdb; a relative path is relative
+to the project root). `dbt build` writes a NEW file beside it, <stem>.building.duckdb. Only when dbt
+exits 0 (and the metrics of the new file print) is the new file moved over the published one with
+os.replace: an atomic rename, so a reader that holds the published file open keeps reading its old
+copy and is never blocked, and nothing opens the published file for writing. When the build fails,
+the published file is left untouched and the new file is kept as <stem>.failed.duckdb. A build that
+passed is not published either (and is kept the same way) while another process has the published
+file open for writing, e.g. a `dbt build` run on it directly; a write-ahead log a crashed writer left
+beside the published file is removed as the new file replaces it (DuckDB would refuse the pair).
+
+Usage:
+    python scripts/build.py                                  # seeds mode (make build)
+    python scripts/build.py --vars '{constraint_policy: repair}'
+    python scripts/build.py --input ../exports               # files mode (make build-files)
+    python scripts/build.py --input exports --relative-to /home/me -- --threads 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: os.replace itself refuses to replace a file another process has open
+    fcntl = None
+
+PROJECT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE = "ragmart.duckdb"
+
+
+class BuildError(Exception):
+    """A problem with the arguments or the files around the build, reported as `error: ...`."""
+
+
+@dataclass(frozen=True)
+class Databases:
+    """The published database and the files beside it that a build writes."""
+
+    published: Path
+    building: Path
+    failed: Path
+
+
+def parse_vars(text: str | None) -> dict:
+    """The dbt vars given as YAML (or JSON) text; empty text is no vars. Anything but a mapping is an error."""
+    if text is None or not text.strip():
+        return {}
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise BuildError(f"--vars is not valid YAML: {text!r} ({error})") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BuildError(f"--vars must be a YAML mapping such as '{{constraint_policy: repair}}', got {text!r}")
+    return value
+
+
+def resolve_input(path: str, relative_to: str | os.PathLike | None = None) -> Path:
+    """The absolute path of the input folder; a relative path is taken relative to `relative_to` (default: cwd)."""
+    if not path:
+        raise BuildError("--input is empty; give the folder of the export files")
+    folder = Path(path).expanduser()
+    if not folder.is_absolute():
+        folder = Path(relative_to if relative_to else os.getcwd()) / folder
+    folder = Path(os.path.abspath(folder))
+    if not folder.exists():
+        raise BuildError(f"the input folder does not exist: {folder}")
+    if not folder.is_dir():
+        raise BuildError(f"the input is not a folder: {folder}")
+    return folder
+
+
+def build_vars(variables: dict, input_folder: Path | None) -> dict:
+    """The vars for dbt: the given ones, plus input_mode files and input_path in files mode."""
+    merged = dict(variables)
+    if input_folder is not None:
+        merged["input_mode"] = "files"
+        merged["input_path"] = str(input_folder)
+    return merged
+
+
+def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
+    """The published database ($RAGMART_DUCKDB_PATH, relative to the project) and its building and failed files."""
+    env = os.environ if env is None else env
+    published = Path(env.get("RAGMART_DUCKDB_PATH") or DEFAULT_DATABASE).expanduser()
+    if not published.is_absolute():
+        published = project / published
+    published = Path(os.path.abspath(published))
+    return Databases(
+        published=published,
+        building=published.with_name(f"{published.stem}.building{published.suffix}"),
+        failed=published.with_name(f"{published.stem}.failed{published.suffix}"),
+    )
+
+
+def find_dbt() -> str:
+    """The dbt beside this Python (the project's .venv when run as .venv/bin/python), else dbt on PATH."""
+    beside = Path(sys.executable).parent / "dbt"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("dbt")
+    if found:
+        return found
+    raise BuildError(f"no dbt executable beside {sys.executable} or on PATH; run `make build` to set up .venv")
+
+
+def dbt_command(dbt: str, variables: dict, files_mode: bool, extra: list[str], project: Path = PROJECT) -> list[str]:
+    """The argv of the dbt build (a list: no shell sees the vars or the paths)."""
+    command = [dbt, "build", "--project-dir", str(project), "--profiles-dir", str(project / "profiles")]
+    if files_mode:
+        command += ["--exclude", "resource_type:seed"]
+    command += ["--vars", json.dumps(variables)]
+    return command + list(extra)
+
+
+def _remove(path: Path) -> None:
+    """Remove a file or folder if it is there."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def _companions(database: Path) -> list[Path]:
+    """DuckDB's write-ahead log and temp folder of a database file."""
+    return [database.with_name(database.name + ".wal"), database.with_name(database.name + ".tmp")]
+
+
+def _writer_holds(database: Path) -> bool:
+    """Whether another process has the database open for writing (DuckDB holds a POSIX write lock on it)."""
+    if fcntl is None or not database.exists():
+        return False
+    with open(database, "rb") as handle:
+        try:
+            fcntl.lockf(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.lockf(handle, fcntl.LOCK_UN)
+    return False
+
+
+def _fail(dbs: Databases, reason: str, code: int, kept_as: str = "the failed build's database is") -> int:
+    """Keep the new file as <stem>.failed.duckdb, say so, and return the exit code."""
+    kept = None
+    if dbs.building.exists():
+        building_wal, _ = _companions(dbs.building)
+        failed_wal, _ = _companions(dbs.failed)
+        _remove(failed_wal)
+        os.replace(dbs.building, dbs.failed)
+        if building_wal.exists():
+            os.replace(building_wal, failed_wal)
+        kept = dbs.failed
+    _remove(_companions(dbs.building)[1])
+    where = f"{kept_as} {kept}" if kept else "the failed build wrote no database"
+    print(f"error: {reason}; the published database {dbs.published} is unchanged; {where}", file=sys.stderr)
+    return code or 1
+
+
+def publish(dbs: Databases, command: list[str]) -> int:
+    """Run dbt into the building file, print its metrics and move it over the published file; the exit code."""
+    dbs.published.parent.mkdir(parents=True, exist_ok=True)
+    for stale in [dbs.building, *_companions(dbs.building), dbs.failed, *_companions(dbs.failed)]:
+        _remove(stale)
+    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(dbs.building))
+    env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
+    print(f"building {dbs.building} (published: {dbs.published})", flush=True)
+    try:
+        code = subprocess.run(command, cwd=PROJECT, env=env).returncode
+    except KeyboardInterrupt:
+        return _fail(dbs, "interrupted", 130)
+    if code != 0:
+        return _fail(dbs, f"dbt build failed (exit code {code})", code)
+    building_wal, building_tmp = _companions(dbs.building)
+    if not dbs.building.exists():
+        return _fail(dbs, "dbt build exited 0 but wrote no database", 1)
+    if building_wal.exists():
+        return _fail(dbs, f"dbt build left {building_wal} (the database was not closed cleanly)", 1)
+    _remove(building_tmp)
+    metrics = [sys.executable, str(PROJECT / "scripts" / "show_metrics.py"), "--database", str(dbs.building)]
+    code = subprocess.run(metrics, cwd=PROJECT, env=env).returncode
+    if code != 0:
+        return _fail(dbs, f"the metrics of the new database could not be read (exit code {code})", code)
+    if _writer_holds(dbs.published):
+        return _fail(dbs, f"another process has {dbs.published} open for writing, so it was not replaced", 1,
+                     kept_as="the new database is kept as")
+    # a write-ahead log beside the published file belongs to the old file (left by a crashed writer);
+    # DuckDB refuses to open the new file with it, so it goes first
+    _remove(_companions(dbs.published)[0])
+    os.replace(dbs.building, dbs.published)
+    print(f"\npublished {dbs.published}")
+    return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Arguments after -- go to `dbt build` as they are.\n"
+        "Exit code: 0 published; dbt's code (or 1) when the build failed and the published database is\n"
+        "unchanged; 2 for a usage error (bad --vars, missing input folder, no dbt).",
+    )
+    parser.add_argument("--vars", default="{}", metavar="YAML",
+                        help="dbt vars as a YAML mapping, e.g. '{constraint_policy: repair}' (default: {})")
+    parser.add_argument("--input", metavar="PATH",
+                        help="files mode: the folder of the export files (adds input_mode: files and input_path, "
+                        "and excludes the seeds)")
+    parser.add_argument("--relative-to", metavar="DIR",
+                        help="the folder a relative --input is relative to (default: the current folder)")
+    parser.add_argument("dbt_args", nargs="*", metavar="-- DBT_ARG", help="extra arguments for dbt build")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        variables = parse_vars(args.vars)
+        folder = resolve_input(args.input, args.relative_to) if args.input is not None else None
+        command = dbt_command(find_dbt(), build_vars(variables, folder), folder is not None, args.dbt_args)
+        dbs = databases()
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return publish(dbs, command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""scripts/build.py, the publishing step of `make build` and `make build-files`.
+
+The unit tests check the script's pure helpers without running dbt. The end-to-end test copies the
+project to a temp dir, runs `make build-files` on a folder whose name holds a space, brackets and an
+apostrophe (given relative to the caller's folder), then a second build that fails while a reader
+holds the published database open: the published file must keep the first build's data and the
+failed build's database must be kept as <stem>.failed.duckdb.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent.parent
+_spec = importlib.util.spec_from_file_location("ragmart_build_script", PROJECT / "scripts" / "build.py")
+build = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
+_spec.loader.exec_module(build)
+
+ODD_NAME = "a b [c] d'e"
+MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values", "rejected_annotations"]
+
+
+# --- helpers, no dbt ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,expected", [
+    ("{}", {}),
+    ("", {}),
+    ("  ", {}),
+    ("{constraint_policy: repair, retrieval_k_values: [1, 5]}", {"constraint_policy": "repair", "retrieval_k_values": [1, 5]}),
+    ('{"fail_on_rejected": true}', {"fail_on_rejected": True}),
+])
+def test_parse_vars(text, expected):
+    assert build.parse_vars(text) == expected
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", "3", "repair", "{a: [1"])
+def test_parse_vars_rejects_non_mappings(text):
+    with pytest.raises(build.BuildError, match="--vars"):
+        build.parse_vars(text)
+
+
+def test_main_rejects_non_mapping_vars(capsys):
+    assert build.main(["--vars", "[1, 2]"]) == 2
+    assert "--vars must be a YAML mapping" in capsys.readouterr().err
+
+
+def test_build_vars_adds_files_mode():
+    given = {"constraint_policy": "repair", "input_mode": "seeds"}
+    assert build.build_vars(given, None) == given
+    merged = build.build_vars(given, Path("/data/x y"))
+    assert merged == {"constraint_policy": "repair", "input_mode": "files", "input_path": "/data/x y"}
+    assert given["input_mode"] == "seeds"  # the caller's dict is not changed
+
+
+def test_resolve_input_relative_to_the_caller(tmp_path, monkeypatch):
+    folder = tmp_path / "exports" / ODD_NAME
+    folder.mkdir(parents=True)
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    assert build.resolve_input(f"../exports/{ODD_NAME}", caller) == folder
+    assert build.resolve_input(str(folder), "/somewhere/else") == folder
+    monkeypatch.chdir(tmp_path / "exports")
+    assert build.resolve_input(ODD_NAME) == folder
+    assert build.resolve_input(ODD_NAME, "") == folder
+
+
+def test_resolve_input_errors_name_the_path(tmp_path):
+    with pytest.raises(build.BuildError, match="does not exist: .*missing \\$x"):
+        build.resolve_input("missing $x", tmp_path)
+    (tmp_path / "file.csv").write_text("a\n")
+    with pytest.raises(build.BuildError, match="not a folder: .*file.csv"):
+        build.resolve_input("file.csv", tmp_path)
+
+
+def test_databases_beside_the_published_file(tmp_path):
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": "out/r.duckdb"}, project=tmp_path)
+    assert dbs.published == tmp_path / "out" / "r.duckdb"
+    assert dbs.building == tmp_path / "out" / "r.building.duckdb"
+    assert dbs.failed == tmp_path / "out" / "r.failed.duckdb"
+    assert build.databases({}, project=tmp_path).published == tmp_path / "ragmart.duckdb"
+    assert build.databases({"RAGMART_DUCKDB_PATH": "/x/y.duckdb"}, project=tmp_path).failed == Path("/x/y.failed.duckdb")
+
+
+def test_dbt_command_passes_the_vars_as_one_json_argument():
+    variables = {"input_mode": "files", "input_path": "/d/a b [c] d'e \"q\" $HOME"}
+    command = build.dbt_command("dbt", variables, True, ["--threads", "1"], project=Path("/p"))
+    assert command[:6] == ["dbt", "build", "--project-dir", "/p", "--profiles-dir", "/p/profiles"]
+    assert command[6:8] == ["--exclude", "resource_type:seed"]
+    assert json.loads(command[command.index("--vars") + 1]) == variables
+    assert command[-2:] == ["--threads", "1"]
+    assert "--exclude" not in build.dbt_command("dbt", {}, False, [], project=Path("/p"))
+
+
+# --- end to end: make build-files, then a failing build under an open reader ---------------------
+
+def _ignore(src, names):
+    top = {".venv", "target", "logs", ".git", ".pytest_cache"} if Path(src) == PROJECT else set()
+    return {n for n in names if n in top or n == "__pycache__" or n.endswith((".duckdb", ".duckdb.wal"))}
+
+
+def _make_build_files(project: Path, caller: Path, input_path: str, database: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("MAKE", "MFLAGS")) and k not in {"VARS", "INPUT", "RAGMART_VARS", "RAGMART_INPUT"}}
+    env.update(PWD=str(caller), RAGMART_DUCKDB_PATH=str(database))
+    # -o: never reinstall the (linked) virtualenv
+    command = ["make", "-s", "-C", str(project), "-o", ".venv/bin/.runtime-installed", "build-files", f"INPUT={input_path}"]
+    return subprocess.run(command, cwd=caller, env=env, capture_output=True, text=True)
+
+
+def _fingerprint(connection) -> tuple:
+    return tuple(connection.execute(query).fetchall() for query in (
+        "select * from retrieval_metrics order by k",
+        "select count(*) from metric_values",
+        "select count(*) from rejected_annotations",
+    ))
+
+
+def test_make_build_files_publishes_atomically(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    # the Makefile runs .venv/bin/python, and scripts/build.py the dbt beside it
+    venv = PROJECT / ".venv" if (PROJECT / ".venv").exists() else Path(sys.prefix)
+    if not (venv / "bin" / "dbt").exists():
+        pytest.skip(f"no dbt in {venv}")
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project, ignore=_ignore)
+    (project / ".venv").symlink_to(venv.resolve())
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    exports = tmp_path / "exports" / ODD_NAME
+    broken = tmp_path / "exports" / "no retrieval"
+    for folder in (exports, broken):
+        folder.mkdir(parents=True)
+    for seed in sorted((PROJECT / "seeds").glob("*.csv")):
+        shutil.copy(seed, exports / seed.name)
+        if not seed.name.startswith("retrieval"):
+            shutil.copy(seed, broken / seed.name)
+    database = tmp_path / "db" / "ragmart.duckdb"
+    failed = database.with_name("ragmart.failed.duckdb")
+
+    first = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database)
+    assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-4000:]
+    assert "retrieval_metrics" in first.stdout and f"published {database}" in first.stdout
+    assert database.exists() and not database.with_name("ragmart.building.duckdb").exists()
+    inode = database.stat().st_ino
+
+    reader = duckdb.connect(str(database), read_only=True)
+    try:
+        tables = {row[0] for row in reader.execute("select table_name from information_schema.tables").fetchall()}
+        assert set(MARTS) <= tables
+        before = _fingerprint(reader)
+        assert before[0] and before[1][0][0] > 0
+
+        second = _make_build_files(project, caller, "../exports/no retrieval", database)
+        assert second.returncode != 0, second.stdout[-4000:]
+        assert f"the published database {database} is unchanged" in second.stderr
+        assert f"the failed build's database is {failed}" in second.stderr
+        assert failed.exists()
+        assert database.stat().st_ino == inode
+        assert _fingerprint(reader) == before
+    finally:
+        reader.close()
+    with duckdb.connect(str(database), read_only=True) as fresh:
+        assert _fingerprint(fresh) == before
