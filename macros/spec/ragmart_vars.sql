@@ -69,3 +69,34 @@
     {%- endif -%}
     {{ return(task_types | list) }}
 {%- endmacro %}
+
+{#- The var max_rejected_share (a number from 0 to 1), checked. -#}
+{% macro ragmart_max_rejected_share() -%}
+    {%- set value = var('max_rejected_share', 0.10) -%}
+    {%- set parsed = none -%}
+    {%- if value is number and value is not boolean -%}
+        {%- set parsed = value -%}
+    {%- elif value is string -%}
+        {%- set parsed = value | float(none) -%}
+    {%- endif -%}
+    {%- if parsed is none or parsed != parsed or parsed < 0 or parsed > 1 -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'max_rejected_share' must be a number from 0 to 1 (a share of an export's rows), got "
+            ~ value) }}
+    {%- endif -%}
+    {{ return(parsed) }}
+{%- endmacro %}
+
+{#- The var require_annotators (true or false), checked. -#}
+{% macro ragmart_require_annotators() -%}
+    {%- set value = var('require_annotators', true) -%}
+    {%- if value is boolean -%}
+        {{ return(value) }}
+    {%- elif value | string | lower in ['true', '1'] -%}
+        {{ return(true) }}
+    {%- elif value | string | lower in ['false', '0'] -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error(
+        "ragmart: var 'require_annotators' must be true or false, got " ~ value) }}
+{%- endmacro %}

@@ -1,0 +1,178 @@
+"""The build guards: too many rejected rows, and a missing annotators input, fail `dbt build` with a clear message.
+
+Copies the project (without .venv, target, logs, .git, *.duckdb) to a temp dir and runs three
+`dbt build` subprocesses on the project's own sample, each selecting only what it needs:
+
+1. the seeds, staging, validation and quarantine with the three guards
+   (``+assert_rejected_share_within_limit +assert_no_annotation_rows_rejected
+   +assert_annotators_input_present``), default vars: the share guard and the annotators guard pass,
+   the rejection test warns, its failure count is the number of rejected rows and it prints one line
+   per task with the rows per reason code;
+2. ``annotators.csv`` emptied (header only), the annotators seed, its staging model and
+   ``assert_annotators_input_present``: the build fails with the annotators message;
+3. ``assert_annotators_input_present assert_rejected_share_within_limit`` on the tables of 1 and 2
+   with ``{require_annotators: false, max_rejected_share: 0.001}``: the annotators guard passes and
+   the share guard fails the build with the per-reason message, the exports over the limit marked.
+
+The expected summary lines are computed here from ``int_annotations__row_status`` (split reason
+sets, count, format), not read from the macro.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent.parent
+SKIP_TOP = {".venv", "target", "logs", ".git", ".pytest_cache"}
+EXPORTS = ["retrieval", "grounding", "generation"]
+SHARE_TEST = "assert_rejected_share_within_limit"
+WARN_TEST = "assert_no_annotation_rows_rejected"
+ANNOTATORS_TEST = "assert_annotators_input_present"
+
+
+def _ignore(src, names):
+    out = {n for n in names if n.endswith((".duckdb", ".duckdb.wal")) or n == "__pycache__"}
+    if Path(src).resolve() == PROJECT:
+        out |= {n for n in names if n in SKIP_TOP}
+    return out
+
+
+def _dbt_command() -> list[str]:
+    dbt = Path(sys.executable).parent / "dbt"
+    return [str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]
+
+
+class Project:
+    """A temp copy of the project with its own database; ``build`` runs one dbt subprocess."""
+
+    def __init__(self, root: Path):
+        self.path = root / "project"
+        shutil.copytree(PROJECT, self.path, ignore=_ignore)
+        self.db = root / "ragmart.duckdb"
+
+    def build(self, select: list[str], variables: dict | None = None) -> tuple[int, str, dict[str, dict]]:
+        """Returns dbt's exit code, its output and the run results by node name."""
+        args = ["--no-use-colors", "build", "--project-dir", str(self.path),
+                "--profiles-dir", str(self.path / "profiles"), "--select", *select]
+        if variables:
+            args += ["--vars", json.dumps(variables)]
+        env = dict(os.environ, RAGMART_DUCKDB_PATH=str(self.db))
+        proc = subprocess.run(_dbt_command() + args, env=env, cwd=self.path, capture_output=True,
+                              text=True, timeout=900)
+        results = json.loads((self.path / "target" / "run_results.json").read_text())["results"]
+        by_name = {r["unique_id"].split(".")[-1] if r["unique_id"].startswith("test.") else r["unique_id"]: r
+                   for r in results}
+        return proc.returncode, proc.stdout + proc.stderr, by_name
+
+    def annotators_seed(self) -> Path:
+        (path,) = list((self.path / "seeds").rglob("annotators.csv"))
+        return path
+
+
+def expected_lines(db: Path, tasks: list[str], max_share: float | None = None) -> dict[str, str]:
+    """The summary line of each task with rows, from int_annotations__row_status."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute("select task, annotation_status, reasons from int_annotations__row_status").fetchall()
+    lines = {}
+    for task in tasks:
+        statuses = [(status, reasons) for t, status, reasons in rows if t == task]
+        if not statuses:
+            continue
+        rejected = [reasons for status, reasons in statuses if status == "rejected"]
+        codes = Counter(code.strip() for reasons in rejected for code in reasons.split(";") if code.strip())
+        share = len(rejected) / len(statuses)
+        line = f"{task}: {len(rejected):,} of {len(statuses):,} rows rejected ({100 * share:.1f} %"
+        if max_share is not None and len(rejected) > max_share * len(statuses):
+            line += f", over the limit of {100 * max_share:.1f} %"
+        line += ")"
+        if codes:
+            line += ": " + ", ".join(f"{code} {n:,}" for code, n in sorted(codes.items(), key=lambda c: (-c[1], c[0])))
+        lines[task] = line
+    return lines
+
+
+def _stripped_lines(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines()}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The three builds, in order, each with (exit code, output, results, expected lines)."""
+    if not any((PROJECT / "seeds").rglob("annotators.csv")):
+        pytest.skip("the project's sample seeds are missing")
+    project = Project(tmp_path_factory.mktemp("build_guards"))
+    out = {}
+
+    code, text, results = project.build([f"+{SHARE_TEST}", f"+{WARN_TEST}", f"+{ANNOTATORS_TEST}"])
+    out["sample"] = (code, text, results, expected_lines(project.db, EXPORTS + ["records"]))
+
+    seed = project.annotators_seed()
+    seed.write_text(seed.read_text(encoding="utf-8-sig").splitlines()[0] + "\n", encoding="utf-8")
+    code, text, results = project.build(["annotators", "stg_annotation_exports__annotators", ANNOTATORS_TEST])
+    out["no_annotators"] = (code, text, results, None)
+
+    code, text, results = project.build([ANNOTATORS_TEST, SHARE_TEST],
+                                        {"require_annotators": False, "max_rejected_share": 0.001})
+    out["over_share"] = (code, text, results, expected_lines(project.db, EXPORTS, max_share=0.001))
+    return out
+
+
+def test_sample_passes_the_guards_and_warns_with_rows_per_reason(runs):
+    code, text, results, lines = runs["sample"]
+    assert code == 0, text[-4000:]
+    assert results[SHARE_TEST]["status"] == "pass"
+    assert results[ANNOTATORS_TEST]["status"] == "pass"
+    warn = results[WARN_TEST]
+    assert warn["status"] == "warn", warn
+    # the failure count is the number of rejected rows, not the number of reason groups
+    n_rejected = sum(int(line.split(": ")[1].split(" of ")[0].replace(",", "")) for line in lines.values())
+    assert n_rejected > 0, lines
+    assert warn["failures"] == n_rejected
+    assert f"Got {n_rejected} results, configured to warn if != 0" in text
+    assert f"ragmart: {n_rejected:,} rows rejected (the rows and their reasons are in rejected_annotations):" in text
+    printed = _stripped_lines(text)
+    for line in lines.values():
+        assert line in printed, f"missing summary line:\n{line}\n\nin:\n{text[-6000:]}"
+
+
+def test_empty_annotators_input_fails_the_build(runs):
+    code, text, results, _ = runs["no_annotators"]
+    assert code != 0, text[-4000:]
+    assert results[ANNOTATORS_TEST]["status"] == "error", results[ANNOTATORS_TEST]
+    message = results[ANNOTATORS_TEST]["message"]
+    for part in ["ragmart: the annotators input is missing or empty (seeds mode: annotators.csv has no row), "
+                 "but the exports have rows (retrieval ",
+                 "every LLM and CODE judge would vote in the consensus as a human",
+                 "the judge marts (judge_agreement, judge_weights, judge_metric_values) would be empty",
+                 "require_annotators: false"]:
+        assert part in message, message
+        assert part in text
+
+
+def test_require_annotators_false_allows_an_empty_annotators_input(runs):
+    _, text, results, _ = runs["over_share"]
+    assert results[ANNOTATORS_TEST]["status"] == "pass", text[-4000:]
+
+
+def test_rejected_share_above_the_limit_fails_the_build_with_rows_per_reason(runs):
+    code, text, results, lines = runs["over_share"]
+    assert code != 0, text[-4000:]
+    assert results[SHARE_TEST]["status"] == "error", results[SHARE_TEST]
+    message = results[SHARE_TEST]["message"]
+    over = [task for task, line in lines.items() if "over the limit" in line]
+    assert over, lines
+    assert (f"ragmart: too many rows rejected in {', '.join(over)}: more than max_rejected_share = 0.001 (0.1 %)"
+            " of the export's rows.") in message
+    for line in lines.values():
+        assert line in _stripped_lines(message), f"missing summary line:\n{line}\n\nin:\n{message}"
+    assert "raise the var max_rejected_share" in message
+    assert "records:" not in message                    # the share is checked for the three exports only
