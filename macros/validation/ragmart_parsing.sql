@@ -1,4 +1,4 @@
-{#- Parsing rules of CONTRACT.md (Inputs). Each rule lives here and nowhere else. -#}
+{#- Parsing rules of docs/rules.md (Inputs). Each rule lives here and nowhere else. -#}
 
 {#- Null when the text is empty or blank, else the trimmed text. -#}
 {% macro ragmart_clean_text(expression) -%}
@@ -30,21 +30,25 @@
     end
 {%- endmacro %}
 
-{#- A chunk rank: digits only after trimming and at least 1, else null. -#}
+{#-
+    A chunk rank: digits only after trimming, optionally followed by a fraction of zeros (`3.0`,
+    `3.00`: pandas writes ranks that way), and at least 1, else null.
+-#}
 {% macro ragmart_parse_rank(expression) -%}
     case
-        when {{ ragmart_regex_full_match(ragmart_trim(expression), '[0-9]+') }}
-            then nullif({{ ragmart_try_cast(ragmart_trim(expression), dbt.type_bigint()) }}, 0)
+        when {{ ragmart_regex_full_match(ragmart_trim(expression), '[0-9]+([.]0+)?') }}
+            then nullif({{ ragmart_try_cast(ragmart_regexp_extract(ragmart_trim(expression), '^([0-9]+)', 1), dbt.type_bigint()) }}, 0)
     end
 {%- endmacro %}
 
 {#-
-    The ISO 8601 timestamp pattern of CONTRACT.md: date, `T` or a space, hh:mm with optional
-    seconds and fraction, then an optional `Z` or +hh:mm / -hh:mm offset. Groups: 1 date,
-    2 time, 3 offset sign, 4 offset hours, 5 offset minutes.
+    The ISO 8601 timestamp pattern (docs/rules.md, Inputs): date, `T` or a space, hh:mm with
+    optional seconds and fraction, then an optional `Z` or a +hh:mm, +hhmm or +hh offset (or
+    with -). Groups: 1 date, 2 time, 3 offset sign, 4 offset hours, 5 offset minutes (absent
+    for +hh).
 -#}
 {% macro ragmart_timestamp_pattern() -%}
-    {{ return('^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]((?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:[.][0-9]+)?)?)(?:Z|([+-])([01][0-9]|2[0-3]):([0-5][0-9]))?$') }}
+    {{ return('^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]((?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:[.][0-9]+)?)?)(?:Z|([+-])([01][0-9]|2[0-3])(?::?([0-5][0-9]))?)?$') }}
 {%- endmacro %}
 
 {#-
@@ -128,12 +132,12 @@
         coalesce(
             case {{ offset_sign }} when '-' then -1 else 1 end
             * (cast({{ offset_hours }} as {{ dbt.type_int() }}) * 60
-                + cast({{ offset_minutes }} as {{ dbt.type_int() }})),
+                + coalesce(cast({{ offset_minutes }} as {{ dbt.type_int() }}), 0)),
             0
         )
     {%- endset -%}
     case
-        when {{ matched }}
+        when {{ matched }} and {{ local_date }} not like '0000-%'
             then {{ ragmart_add_minutes(local_timestamp, '-1 * ' ~ offset_in_minutes) }}
     end
 {%- endmacro %}

@@ -26,7 +26,7 @@ Decisions taken where docs/rules.md is silent
   comparing the loaded seed tables to the CSV files.  A blank cell counts as empty/missing
   anyway, so the two modes only differ for the literal text ``null``.
 * ``created_at`` accepts, after trimming, ``YYYY-MM-DD[T ]hh:mm[:ss[.fraction]]`` with an
-  optional ``Z`` or ``+hh:mm``/``-hh:mm`` offset; the date must exist, hour 00-23, minute and
+  optional ``Z`` or ``+hh:mm``/``+hhmm``/``+hh`` (or ``-``) offset; the date must exist, hour 00-23, minute and
   second 00-59, offset hour 00-23 and offset minute 00-59; no zone means UTC.  Instants are
   compared exactly (fractions of seconds as rationals).  ``rejected_annotations.created_at``
   is the loaded cell as given (not trimmed).
@@ -155,7 +155,7 @@ MART_COLUMNS = {
     "metric_values": ["family", "metric", "k", "slice_dimension", "slice_value", "value",
                       "n_units", "ci_lower", "ci_upper"],
     "rejected_annotations": ["task", "record_uuid", "annotator_id", "chunk_id", "created_at",
-                             "reasons"],
+                             "reasons", "source_file", "source_row"],
 }
 
 
@@ -198,14 +198,14 @@ def parse_rank(value: str | None) -> int | None:
     if value is None:
         return None
     v = value.strip()
-    if not re.fullmatch(r"[0-9]+", v):
+    if not re.fullmatch(r"[0-9]+(\.0+)?", v):
         return None
-    n = int(v)
+    n = int(v.split(".")[0])
     return n if n >= 1 else None
 
 
 _TS = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?"
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?"
 )
 
 
@@ -226,7 +226,8 @@ def parse_timestamp(value: str | None) -> Fraction | None:
         return None
     offset = 0
     if zone and zone != "Z":
-        oh, om = int(zone[1:3]), int(zone[4:6])
+        digits = zone[1:].replace(":", "")
+        oh, om = int(digits[:2]), int(digits[2:] or 0)
         if oh > 23 or om > 59:
             return None
         offset = (oh * 3600 + om * 60) * (1 if zone[0] == "+" else -1)
@@ -687,7 +688,8 @@ def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
             if r.status == "rejected":
                 rej.append({"task": task, "record_uuid": r.record_uuid,
                             "annotator_id": r.annotator_id, "chunk_id": r.chunk_id,
-                            "created_at": r.created_at, "reasons": r.reasons_text})
+                            "created_at": r.created_at, "reasons": r.reasons_text,
+                            "source_file": TASKS[task]["seed"] + ".csv", "source_row": r.line})
     marts["rejected_annotations"] = rej
     return marts
 

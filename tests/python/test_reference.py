@@ -40,7 +40,9 @@ def by_key(ref, family, metric, k=None, dim="overall", value="all"):
     ("2025-03-01T10:15:00.123456Z", True), ("2025-03-01T10:15:00+02:00", True),
     ("2025-03-01T10:15:00-05:30", True), ("2025-03-01", False), ("2025-03-01T24:00:00", False),
     ("2025-02-29T10:00:00", False), ("2024-02-29T10:00:00", True), ("garbage", False),
-    ("2025-03-01T10:15:00+0200", False), ("2025-03-01T10:60:00", False),
+    ("2025-03-01T10:15:00+0200", True), ("2025-03-01T10:15:00+02", True), ("2025-03-01T10:15:00+02:3", False),
+    ("2025-03-01T10:15:00+2", False), ("0000-03-01T10:15:00", False), ("0001-01-01T00:00:00", True),
+    ("2025-03-01T10:60:00", False),
 ])
 def test_timestamp_parsing(text, ok):
     assert (R.parse_timestamp(text) is not None) == ok
@@ -62,7 +64,8 @@ def test_booleans(text, val):
 
 
 @pytest.mark.parametrize("text,val", [("1", 1), (" 02 ", 2), ("0", None), ("-1", None),
-                                      ("1.5", None), ("abc", None), ("2.0", None), ("", None)])
+                                      ("1.5", None), ("abc", None), ("2.0", 2), ("3.00", 3), ("0.0", None),
+                                      ("2.", None), ("2.01", None), ("", None)])
 def test_ranks(text, val):
     assert R.parse_rank(text) == val
 
@@ -94,7 +97,7 @@ def test_accounting(ref):
         c = ref.counts(task)
         assert sum(c.values()) == len(ref.rows[task])
         assert set(c) <= {"accepted", "rejected", "superseded"}
-    assert dict(ref.counts("retrieval")) == {"accepted": 47, "rejected": 36, "superseded": 6}
+    assert dict(ref.counts("retrieval")) == {"accepted": 47, "rejected": 42, "superseded": 6}
     assert dict(ref.counts("grounding")) == {"accepted": 15, "rejected": 10, "superseded": 1}
     assert dict(ref.counts("generation")) == {"accepted": 13, "rejected": 6, "superseded": 3}
     assert ref.ambiguities == []
@@ -147,6 +150,12 @@ def test_specific_reasons(ref, ref_repair):
     assert reasons_of(ref, "retrieval", "r06", "a1", "c06c") == ["rank_conflict"]
     assert reasons_of(ref, "retrieval", "r06", "a2", "c06d") == ["rank_conflict"]
     assert reasons_of(ref, "retrieval", "rb21", "a1", "cb21") == ["invalid_rank"]      # '+1'
+    assert reasons_of(ref, "retrieval", "rb22", "a1", "cb22") == ["invalid_rank"]      # '2.'
+    assert reasons_of(ref, "retrieval", "rb23", "a1", "cb23") == ["invalid_rank"]      # '2.01'
+    assert reasons_of(ref, "retrieval", "rb24", "a1", "cb24") == ["invalid_rank"]      # '0.0'
+    assert reasons_of(ref, "retrieval", "rb25", "a1", "cb25") == ["invalid_timestamp"]  # +2
+    assert reasons_of(ref, "retrieval", "rb26", "a1", "cb26") == ["invalid_timestamp"]  # year 0000
+    assert reasons_of(ref, "retrieval", "rb27", "a1", "cb27") == ["invalid_timestamp"]  # +02:3
     assert reasons_of(ref, "retrieval", "rb03", "a1", None) == ["missing:chunk_id"] * 2
     assert reasons_of(ref, "retrieval", "r10", "a1", "c10d") == [
         "conflicting_duplicate", "conflicting_duplicate;violates:sufficient_implies_relevant"]
