@@ -29,7 +29,7 @@ help:
 	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest, marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
-	@echo "make clean   remove target/, logs/ and the DuckDB file"
+	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 
 $(BIN)/.runtime-installed: requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,7 +68,7 @@ bench: $(BIN)/.dev-installed
 		$(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT))
 
 lint: $(BIN)/.dev-installed
-	$(BIN)/ruff check scripts tests
+	$(BIN)/ruff check scripts tests models
 	$(BIN)/sqlfluff lint models macros tests --processes 2
 
 dbt-build: $(BIN)/.dev-installed
@@ -94,4 +94,5 @@ test-engines: $(BIN)/.dev-installed $(BIN)/.postgres-installed $(BIN)/.spark-ins
 test: lint dbt-build docs pytest
 
 clean:
-	rm -rf target logs $(RAGMART_DUCKDB_PATH)
+	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building.duckdb \
+		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb

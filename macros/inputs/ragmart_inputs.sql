@@ -1,9 +1,8 @@
 {#-
     Where the inputs come from (var input_mode): `seeds` (default) reads the project's seeds;
-    `files` reads every file of the folder var input_path whose name starts with the input's
-    prefix (retrieval*, grounding*, generation*, annotators*, records*) and ends in .csv or
-    .parquet, appended, every column as text. The exports are required; a missing annotators or
-    records input is empty.
+    `files` reads the folder var input_path through the model base_export_files (every
+    retrieval*, grounding*, generation*, annotators*, records* .csv or .parquet file, every value
+    as text). The exports are required; a missing annotators or records input is empty.
 -#}
 
 {% macro ragmart_input_mode() -%}
@@ -11,111 +10,48 @@
     {%- if mode not in ['seeds', 'files'] -%}
         {{ exceptions.raise_compiler_error("ragmart: var 'input_mode' must be 'seeds' or 'files', got '" ~ mode ~ "'") }}
     {%- endif -%}
+    {%- if mode == 'files' and target.type != 'duckdb' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: input_mode 'files' reads files with DuckDB; on " ~ target.type
+            ~ " load the exports into tables and use input_mode 'seeds' or point the seeds at them") }}
+    {%- endif -%}
     {{ return(mode) }}
 {%- endmacro %}
 
-{#- The file-name prefix of an input in files mode. -#}
-{% macro ragmart_input_prefix(task) -%}
-    {{ return(task) }}
-{%- endmacro %}
-
-{#- The folder of the input files (var input_path), without a trailing slash. -#}
-{% macro ragmart_input_path() -%}
-    {%- set path = var('input_path', none) -%}
-    {%- if path is none or (path | string | trim) == '' -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: input_mode 'files' needs the var 'input_path', the folder of the exports, e.g. "
-            ~ "--vars '{input_mode: files, input_path: /data/exports}'") }}
-    {%- endif -%}
-    {{ return((path | string).rstrip('/')) }}
-{%- endmacro %}
-
-{#- The files of one input with one extension (csv or parquet), sorted; empty before execution. -#}
-{% macro ragmart_input_files(task, extension) -%}
-    {%- set files = [] -%}
-    {%- if execute -%}
-        {%- set pattern = ragmart_input_path() ~ '/' ~ ragmart_input_prefix(task) ~ '*.' ~ extension -%}
-        {%- set result = run_query("select file from glob('" ~ (pattern | replace("'", "''")) ~ "') order by file") -%}
-        {%- for row in result.rows -%}
-            {%- do files.append(row[0]) -%}
-        {%- endfor -%}
-    {%- endif -%}
-    {{ return(files) }}
-{%- endmacro %}
-
 {#-
-    The query that reads one input in files mode: each CSV file with a header, quoted multi-line
-    fields and "" escapes, every column as text; each Parquet file as it is (staging casts every
-    column to text); all appended by column name, each row with its place in the input
-    (`ragmart_file_position`, see ragmart_file_position_base). A missing optional input reads as an empty
-    relation with the input's columns.
--#}
-{% macro ragmart_file_scan(task) -%}
-    {{ return(adapter.dispatch('ragmart_file_scan', 'ragmart')(task)) }}
-{%- endmacro %}
-
-{% macro default__ragmart_file_scan(task) -%}
-    {{ exceptions.raise_compiler_error(
-        "ragmart: input_mode 'files' reads files with DuckDB; on " ~ target.type
-        ~ " load the exports into tables and use input_mode 'seeds' or point the seeds at them") }}
-{%- endmacro %}
-
-{% macro duckdb__ragmart_file_scan(task) -%}
-    {%- set scans = [] -%}
-    {%- set csv_options = ", header = true, all_varchar = true, quote = '\"', escape = '\"', delim = ','" -%}
-    {%- for extension in ['csv', 'parquet'] -%}
-        {%- for file in ragmart_input_files(task, extension) -%}
-            {%- set reader = "read_csv('" ~ (file | replace("'", "''")) ~ "'" ~ csv_options ~ ")" if extension == 'csv'
-                else "read_parquet('" ~ (file | replace("'", "''")) ~ "')" -%}
-            {%- do scans.append(
-                "select " ~ (scans | length + 1) ~ " * " ~ ragmart_file_position_base() ~ " + ordinality as ragmart_file_position"
-                ~ ", * exclude (ordinality) from " ~ reader ~ " with ordinality") -%}
-        {%- endfor -%}
-    {%- endfor -%}
-    {%- if scans -%}
-        {{ return(scans | join(' union all by name ')) }}
-    {%- elif not execute or task in ['annotators', 'records'] -%}
-        {%- set columns = ['cast(null as ' ~ dbt.type_bigint() ~ ') as ragmart_file_position'] -%}
-        {%- for column in ragmart_export_columns(task) -%}
-            {%- do columns.append('cast(null as ' ~ dbt.type_string() ~ ') as ' ~ column.name) -%}
-        {%- endfor -%}
-        {{ return('select ' ~ (columns | join(', ')) ~ ' where 1 = 0') }}
-    {%- else -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: no " ~ ragmart_input_prefix(task) ~ "*.csv or " ~ ragmart_input_prefix(task)
-            ~ "*.parquet file in input_path '" ~ ragmart_input_path() ~ "'") }}
-    {%- endif -%}
-{%- endmacro %}
-
-{#-
-    Files mode numbers the rows by their place in the input: file k (1 for the first CSV file by
-    name, then the next, then the Parquet files) and row n of that file (1 for the first row after
-    the header) give k * ragmart_file_position_base() + n. DuckDB's `with ordinality` numbers
-    the rows of a table function in the order it reads them.
+    Files mode numbers the rows by their place in the input: file k (base_export_files'
+    ragmart_file_index) and data row n of that file give k * ragmart_file_position_base() + n.
 -#}
 {% macro ragmart_file_position_base() -%}
     {{ return(1000000000000) }}
 {%- endmacro %}
 
 {#-
-    The rows of an input with their annotation_row_id, every column of the export as text
-    (ragmart_export_select). Seeds mode numbers the rows by their content
-    (ragmart_content_row_number), the same on every engine; files mode (DuckDB) by their place in
-    the files (ragmart_file_position_base), which needs no sort. Read by staging, and by the
-    quarantine for the original values of its rejected rows.
+    The rows of an input with their annotation_row_id, where they came from (source_file,
+    source_row, malformed_record) and every column of the export as text (ragmart_export_select).
+    Seeds mode numbers the rows by their content (ragmart_content_row_number), the same on every
+    engine; files mode by their place in the files (ragmart_file_position_base), which needs no
+    sort. Read by staging, and by the quarantine for the original values of its rejected rows.
 -#}
 {% macro ragmart_input_rows(task) -%}
     {%- if ragmart_input_mode() == 'files' -%}
     select
-        ragmart_file_position as annotation_row_id,
+        ragmart_file_index * {{ ragmart_file_position_base() }} + ragmart_source_row as annotation_row_id,
+        ragmart_source_file as source_file,
+        ragmart_source_row as source_row,
+        ragmart_malformed_record as malformed_record,
         {{ ragmart_export_select(task) }}
     from {{ ragmart_input_relation(task) }}
     {%- else -%}
     select
         {{ ragmart_content_row_number(task) }} as annotation_row_id,
+        '{{ ragmart_input_seed(task) }}.csv' as source_file,
         exported_columns.*
     from (
-        select {{ ragmart_export_select(task) }}
+        select
+            {{ ragmart_seed_row_number() }} as source_row,
+            cast(null as {{ dbt.type_string() }}) as malformed_record,
+            {{ ragmart_export_select(task) }}
         from {{ ragmart_input_relation(task) }}
     ) as exported_columns
     {%- endif -%}
@@ -124,20 +60,53 @@
 {#- The relation (seeds mode) or aliased subquery (files mode) an input is read from. -#}
 {% macro ragmart_input_relation(task) -%}
     {%- if ragmart_input_mode() == 'files' -%}
-        {{ return('(' ~ ragmart_file_scan(task) ~ ') as ' ~ task ~ '_input_rows') }}
+        {{ return('(select * from ' ~ ref('base_export_files') ~ " where ragmart_input = '" ~ task ~ "') as " ~ task ~ '_input_rows') }}
     {%- else -%}
         {{ return(ref(ragmart_input_seed(task))) }}
     {%- endif -%}
 {%- endmacro %}
 
-{#- The names (lower-cased) of the columns an input has; empty when it cannot be known yet. -#}
+{#-
+    The names (lower-cased) of the columns an input has (empty in files mode when the input has
+    no file); none when they cannot be known yet (before execution, or before the files are read). In
+    files mode, each file of the input must have every required column of the export: a file
+    that lacks one stops the run with a message that names the file and the column; and an
+    annotators file with a record that does not parse stops it too (its rows have no status of
+    their own, so a lost annotator row would silently make a judge count as a human).
+-#}
 {% macro ragmart_input_columns(task) -%}
     {%- set names = [] -%}
     {%- if execute -%}
         {%- if ragmart_input_mode() == 'files' -%}
-            {%- set result = run_query('describe ' ~ ragmart_file_scan(task)) -%}
+            {%- if load_relation(ref('base_export_files')) is none -%}
+                {{ return(none) }}
+            {%- endif -%}
+            {%- set required = ragmart_export_columns(task) | selectattr('required') | map(attribute='name') | list -%}
+            {%- set result = run_query(
+                "select ragmart_source_file, ragmart_file_columns, count(ragmart_malformed_record)"
+                ~ " from " ~ ref('base_export_files') ~ " where ragmart_input = '" ~ task ~ "'"
+                ~ " group by ragmart_source_file, ragmart_file_columns order by ragmart_source_file") -%}
             {%- for row in result.rows -%}
-                {%- do names.append(row[0] | lower) -%}
+                {%- set file_columns = row[1].split(',') -%}
+                {%- set missing = [] -%}
+                {%- for name in required if name not in file_columns -%}
+                    {%- do missing.append(name) -%}
+                {%- endfor -%}
+                {%- if missing -%}
+                    {{ exceptions.raise_compiler_error(
+                        "ragmart: the " ~ task ~ " file " ~ row[0] ~ " lacks the required column(s) "
+                        ~ (missing | join(', ')) ~ " (its columns: " ~ row[1] ~ "). Expected the columns of ADR 0005: "
+                        ~ (ragmart_export_columns(task) | map(attribute='name') | join(', '))) }}
+                {%- endif -%}
+                {%- if task == 'annotators' and row[2] > 0 -%}
+                    {{ exceptions.raise_compiler_error(
+                        "ragmart: the annotators file " ~ row[0] ~ " has " ~ row[2] ~ " record(s) that do not parse"
+                        ~ " (see base_export_files.ragmart_malformed_record); fix the file: a lost annotator row would"
+                        ~ " make that annotator count as a HUMAN annotator") }}
+                {%- endif -%}
+                {%- for name in file_columns if name not in names -%}
+                    {%- do names.append(name) -%}
+                {%- endfor -%}
             {%- endfor -%}
         {%- else -%}
             {%- for column in adapter.get_columns_in_relation(ref(ragmart_input_seed(task))) -%}
@@ -149,14 +118,32 @@
 {%- endmacro %}
 
 {#-
-    The body of base_annotation_exports__<task>: the export as read, narrowed to the row id, every
-    column of the export as given except its long texts (ragmart_task_spec's required and optional
-    texts), and a blank flag `is_missing_<text>` per required text.
+    The 1-based row of a seed table's row in its file (dispatched): on DuckDB the table's rowid,
+    the insertion order of dbt-duckdb's COPY of the seed file; on PostgreSQL and Spark the column
+    ragmart_source_row that the project's seed loader writes (ragmart_seed_source_rows.sql).
+-#}
+{% macro ragmart_seed_row_number() -%}
+    {{ return(adapter.dispatch('ragmart_seed_row_number', 'ragmart')()) }}
+{%- endmacro %}
+
+{% macro default__ragmart_seed_row_number() -%}
+    ragmart_source_row
+{%- endmacro %}
+
+{% macro duckdb__ragmart_seed_row_number() -%}
+    rowid + 1
+{%- endmacro %}
+
+{#-
+    The body of base_annotation_exports__<task>: the export as read, narrowed to the row id,
+    where the row came from, every column of the export as given except its long texts
+    (ragmart_task_spec's required and optional texts), and a blank flag `is_missing_<text>` per
+    required text.
 -#}
 {% macro ragmart_base_export(task) -%}
     {%- set spec = ragmart_task_spec(task) -%}
     {%- set long_texts = spec.required_texts + spec.optional_texts -%}
-    {%- set columns = [] -%}
+    {%- set columns = ['source_file', 'source_row', 'malformed_record is not null as is_malformed'] -%}
     {%- for column in ragmart_export_columns(task) if column.name not in long_texts -%}
         {%- do columns.append(column.name) -%}
     {%- endfor -%}

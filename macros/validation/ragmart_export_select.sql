@@ -8,11 +8,16 @@
     {%- set expected = ragmart_export_columns(task) -%}
     {%- set present = [] -%}
     {%- if execute -%}
-        {%- for name in ragmart_input_columns(task) -%}
+        {%- set found = ragmart_input_columns(task) -%}
+        {%- for name in found or [] -%}
             {%- do present.append(name) -%}
         {%- endfor -%}
-        {#- Before the relation exists (a lint or compile on a fresh database) every column is assumed. -#}
-        {%- if present | length == 0 -%}
+        {#-
+            Before the relation exists (a lint or compile on a fresh database) every column is
+            assumed. In files mode an input without files (annotators, records) has no column:
+            every column reads as null, over no row.
+        -#}
+        {%- if found is none or (present | length == 0 and ragmart_input_mode() == 'seeds') -%}
             {%- for column in expected -%}
                 {%- do present.append(column.name) -%}
             {%- endfor -%}
@@ -21,7 +26,7 @@
         {%- for column in expected if column.required and column.name not in present -%}
             {%- do missing.append(column.name) -%}
         {%- endfor -%}
-        {%- if missing -%}
+        {%- if missing and present | length > 0 -%}
             {{ exceptions.raise_compiler_error(
                 "ragmart: the " ~ task ~ " input (" ~ ragmart_input_mode() ~ " mode) lacks the required column(s) "
                 ~ (missing | join(', ')) ~ ". Expected the columns of ADR 0005: "

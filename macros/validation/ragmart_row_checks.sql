@@ -1,5 +1,5 @@
 {#-
-    The row checks of CONTRACT.md (Reason codes, step 1) for one task: a list of
+    The row checks of docs/rules.md (Row status, step 1) for one task: a list of
     {code, condition} pairs, sorted by code, over the columns of the task's staging model (a
     required long text by its `is_missing_<column>` flag).
     `condition` is a SQL predicate that is true when the row earns the code.
@@ -47,22 +47,26 @@
     {{ return(checks | sort(attribute='code')) }}
 {%- endmacro %}
 
-{#- The `;`-separated, sorted reason codes a row earns from `checks`, null when it earns none. -#}
+{#-
+    The `;`-separated, sorted reason codes a row earns from `checks`, null when it earns none. A
+    record that did not parse (`is_malformed`, files mode) has no values to check: its one code is
+    `malformed_row`.
+-#}
 {% macro ragmart_reasons_expression(checks) -%}
-    nullif(concat_ws(';'
+    case when is_malformed then 'malformed_row' else nullif(concat_ws(';'
         {%- for check in checks %},
         case when {{ check.condition }} then '{{ check.code }}' end
         {%- endfor %}
-    ), '')
+    ), '') end
 {%- endmacro %}
 
-{#- How many of `checks` a row fails. -#}
+{#- How many of `checks` a row fails (1 for a malformed record). -#}
 {% macro ragmart_reason_count_expression(checks) -%}
-    (
+    case when is_malformed then 1 else (
         {%- for check in checks %}
         case when {{ check.condition }} then 1 else 0 end{% if not loop.last %} +{% endif %}
         {%- endfor %}
-    )
+    ) end
 {%- endmacro %}
 
 {#-

@@ -1,5 +1,5 @@
 {#-
-    The status of every row of one export, decided in the order of CONTRACT.md (Reason codes):
+    The status of every row of one export, decided in the order of docs/rules.md (Row status):
     1. row checks (ragmart_row_checks), 2. superseding by a later submission of the same unit and
     annotator, 3. conflicting duplicates at the latest created_at (or the row with the fewest
     reasons kept), 4. rejection of rows with reasons, 5. rank conflicts (retrieval).

@@ -2,7 +2,8 @@
     Quarantine: every rejected row of the three exports (and of the records seed) with its reason
     codes and its original values, so that an annotation lead can fix the source. Columns of
     another input are null. Staging keeps only the columns the pipeline needs, so the original
-    values are read again from the input (ragmart_input_rows), for the rejected rows only.
+    values are read again from the input (ragmart_input_rows), for the rejected rows only, with the
+    file and data row each came from.
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
 with
@@ -40,6 +41,9 @@ row_status as (
         row_status.chunk_id,
         {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else task ~ '_originals.created_at' }} as created_at,
         row_status.reasons,
+        {{ task }}_originals.source_file,
+        {{ task }}_originals.source_row,
+        {{ task }}_originals.malformed_record,
         row_status.annotation_row_id,
         {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if task == 'records' else ragmart_clean_text(task ~ '_originals.task') }} as task_as_given,
         {%- set input_columns = ragmart_export_columns(task) | map(attribute='name') | list %}
@@ -80,11 +84,14 @@ final as (
         cast(chunk_id as {{ dbt.type_string() }}) as chunk_id,
         cast(created_at as {{ dbt.type_string() }}) as created_at,
         cast(reasons as {{ dbt.type_string() }}) as reasons,
+        cast(source_file as {{ dbt.type_string() }}) as source_file,
+        cast(source_row as {{ dbt.type_bigint() }}) as source_row,
         cast(annotation_row_id as {{ dbt.type_bigint() }}) as annotation_row_id,
         cast(task_as_given as {{ dbt.type_string() }}) as task_as_given,
         {%- for column in original_columns %}
-        cast({{ column }} as {{ dbt.type_string() }}) as {{ column }}{% if not loop.last %},{% endif %}
+        cast({{ column }} as {{ dbt.type_string() }}) as {{ column }},
         {%- endfor %}
+        cast(malformed_record as {{ dbt.type_string() }}) as malformed_record
 
     from unioned
 

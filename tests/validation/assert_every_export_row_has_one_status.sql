@@ -1,5 +1,5 @@
 {#-
-    Accounting (CONTRACT.md): for each export (and the records seed), rows in the file = accepted + rejected + superseded,
+    Accounting (docs/rules.md): for each export (and the records seed), rows in the file = accepted + rejected + superseded,
     and every row has exactly one of those statuses. Returns the tasks where the books do not balance.
 -#}
 with

@@ -23,6 +23,7 @@ renamed as (
 
     select
         annotation_row_id,
+        is_malformed,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         {{ ragmart_clean_text('annotator_id') }} as annotator_id,
         {{ ragmart_clean_text('task') }} as task,

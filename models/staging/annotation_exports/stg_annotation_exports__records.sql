@@ -10,6 +10,7 @@ renamed as (
 
     select
         annotation_row_id,
+        malformed_record is not null as is_malformed,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         task_type,
         model_uncertainty as model_uncertainty_raw,

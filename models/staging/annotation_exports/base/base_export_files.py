@@ -1,0 +1,326 @@
+"""The export files of one folder as read (files mode): every row of every input, every value as text.
+
+Each file of `input_path` whose name starts with an input's name (retrieval, grounding,
+generation, annotators, records; any case) and ends in .csv or .parquet is read, and all are
+appended by column name, with:
+
+- `ragmart_input`: the input the file belongs to;
+- `ragmart_file_index`: the file's place (1, 2, ...) among all files read, by input then name;
+- `ragmart_source_file`: the file's name; `ragmart_source_row`: the 1-based data row in it
+  (header not counted; a quoted record spanning lines counts once);
+- `ragmart_file_columns`: the file's column names, `,`-separated, so staging can name a file
+  that lacks a required column;
+- `ragmart_malformed_record`: the raw text of a CSV record that does not parse (too few or too
+  many fields, an unterminated quote), else null. Such a row has no other value and is
+  quarantined as `malformed_row`.
+
+CSV files: UTF-8 (a byte-order mark is dropped) or the var `input_encoding`; `\\n` or `\\r\\n`
+line ends; the delimiter is `,`, `;` or a tab, whichever the header line holds most (or the var
+`csv_delimiter`); `"` quotes with `""` escapes; a record may be up to 64 MB. A file DuckDB reads
+without a single rejected record is read by DuckDB alone; a file with any record DuckDB rejects is
+read again record by record here, so that every bad record is kept with its row number and the
+good ones load. Parquet files: each column is rendered as text by its meaning (booleans
+`true`/`false`, whole numbers without a fraction, times as ISO 8601, `Z` for zoned times).
+
+A file that cannot be read, is not valid in the declared encoding, or has two columns of one
+name stops the build with a message that names the file (and the column).
+"""
+
+import codecs
+import csv
+import io
+import os
+import shutil
+import tempfile
+
+INPUTS = ["retrieval", "grounding", "generation", "annotators", "records"]
+DELIMITERS = (",", ";", "\t")
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1"}
+
+
+class ExportFileError(Exception):
+    """A file of the export folder that the build cannot read as it is."""
+
+
+def _sql_text(value):
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _identifier(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _setting(value):
+    if value is None or str(value).strip() in ("", "None", "none", "null"):
+        return None
+    return str(value)
+
+
+def _find_files(folder):
+    if not os.path.isdir(folder):
+        raise ExportFileError(f"input_path '{folder}' is not a folder (var input_path, files mode)")
+    found = {name: [] for name in INPUTS}
+    ignored = []
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        lower = entry.lower()
+        if not os.path.isfile(path) or not lower.endswith((".csv", ".parquet")):
+            continue
+        matches = [name for name in INPUTS if lower.startswith(name)]
+        if matches:
+            found[matches[0]].append(path)
+        else:
+            ignored.append(entry)
+    return found, ignored
+
+
+def _clean_names(names, file_name):
+    cleaned, seen = [], {}
+    for position, name in enumerate(names, start=1):
+        clean = (name or "").strip().lower() or f"column{position}"
+        if clean in seen:
+            raise ExportFileError(
+                f"{file_name}: the column '{clean}' appears twice (columns {seen[clean]} and {position});"
+                " rename or remove one of them, the build cannot tell which holds the values")
+        seen[clean] = position
+        cleaned.append(clean)
+    return cleaned
+
+
+def _count_outside_quotes(line, character):
+    count, quoted = 0, False
+    for char in line:
+        if char == '"':
+            quoted = not quoted
+        elif char == character and not quoted:
+            count += 1
+    return count
+
+
+def _read_header(path, encoding, forced_delimiter):
+    """The delimiter and the cleaned column names of a CSV file, from its first line."""
+    file_name = os.path.basename(path)
+    with open(path, "rb") as handle:
+        first = handle.readline(MAX_RECORD_BYTES)
+    if first.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
+        first = first[len(codecs.BOM_UTF8):]
+    try:
+        line = first.decode(encoding).rstrip("\r\n")
+    except UnicodeDecodeError as error:
+        raise ExportFileError(
+            f"{file_name}: the header line is not valid {encoding} (byte {error.start + 1});"
+            " set the var input_encoding (utf-8 or latin-1) to the file's encoding") from None
+    if not line.strip():
+        raise ExportFileError(f"{file_name}: the first line is empty; a CSV export needs a header line")
+    if forced_delimiter is not None:
+        delimiter = forced_delimiter
+    else:
+        counts = {char: _count_outside_quotes(line, char) for char in DELIMITERS}
+        delimiter = max(DELIMITERS, key=lambda char: counts[char]) if max(counts.values()) > 0 else ","
+    names = next(csv.reader([line], delimiter=delimiter, quotechar='"', doublequote=True))
+    return delimiter, _clean_names(names, file_name)
+
+
+def _csv_options(columns, delimiter, encoding):
+    column_types = ", ".join(f"{_sql_text(name)}: 'VARCHAR'" for name in columns)
+    return (
+        "header = true, auto_detect = false, columns = " + "{" + column_types + "}"
+        + f", delim = {_sql_text(delimiter)},"
+        f" quote = '\"', escape = '\"', encoding = {_sql_text(encoding)}, max_line_size = {MAX_RECORD_BYTES},"
+        " strict_mode = true")
+
+
+def _duckdb_rejects(session, path, options, table):
+    """How many records DuckDB rejects in a CSV file (None when it cannot read the file at all)."""
+    try:
+        session.execute(
+            f"select count(*) from read_csv({_sql_text(path)}, {options}, store_rejects = true,"
+            f" rejects_table = {_sql_text(table)}, rejects_scan = {_sql_text(table + '_scan')})").fetchall()
+        return session.execute(f"select count(*) from {table}").fetchall()[0][0]
+    except Exception:  # noqa: BLE001 - any reader error sends the file to the record-by-record reader
+        return None
+
+
+def _fields(record, delimiter):
+    try:
+        return next(csv.reader(io.StringIO(record, newline=""), delimiter=delimiter, quotechar='"',
+                               doublequote=True, strict=True))
+    except (csv.Error, StopIteration):
+        return None
+
+
+def _data_records(text, delimiter, n_columns):
+    """(fields, raw text) of each data row after the header; fields is None for a record that does not parse.
+
+    A record ends at a line end with its quotes closed. When a record that runs over several lines
+    does not give the header's number of fields (a quote opened and never closed swallows the
+    lines after it), only its first line is the malformed row, and reading goes on at the next
+    line. Blank lines are skipped, as DuckDB's reader does.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    position, is_header = 0, True
+    while position < len(lines):
+        if lines[position].strip("\r") == "":
+            position += 1
+            continue
+        end, quotes = position, lines[position].count('"')
+        while quotes % 2 == 1 and end + 1 < len(lines):
+            end += 1
+            quotes += lines[end].count('"')
+        record = "\n".join(lines[position:end + 1]).rstrip("\r")
+        fields = _fields(record, delimiter) if quotes % 2 == 0 else None
+        if is_header:
+            is_header = False
+        elif fields is not None and len(fields) == n_columns:
+            yield fields, record
+        elif end > position:
+            yield None, lines[position].rstrip("\r")
+            end = position
+        else:
+            yield None, record
+        position = end + 1
+
+
+def _reread_csv(path, columns, delimiter, encoding, work_dir, file_index):
+    """Read a CSV file record by record; write its good records and bad ones to a clean CSV file."""
+    file_name = os.path.basename(path)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ExportFileError(
+            f"{file_name}: line {line} is not valid {encoding} (byte {error.start + 1} of the file);"
+            " set the var input_encoding (utf-8 or latin-1) to the file's encoding") from None
+    clean_path = os.path.join(work_dir, f"file_{file_index}.csv")
+    with open(clean_path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["ragmart_source_row", "ragmart_malformed_record", *columns])
+        for source_row, (fields, record) in enumerate(_data_records(text, delimiter, len(columns)), start=1):
+            if fields is None:
+                writer.writerow([source_row, record, *([""] * len(columns))])
+            else:
+                writer.writerow([source_row, "", *fields])
+    return clean_path
+
+
+def _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter, work_dir):
+    file_name = os.path.basename(path)
+    delimiter, columns = _read_header(path, encoding, forced_delimiter)
+    options = _csv_options(columns, delimiter, encoding)
+    rejected = _duckdb_rejects(session, path, options, f"ragmart_rejects_{file_index}")
+    constants = (f"{_sql_text(input_name)} as ragmart_input, {file_index} as ragmart_file_index,"
+                 f" {_sql_text(file_name)} as ragmart_source_file, {_sql_text(','.join(columns))} as ragmart_file_columns")
+    if rejected == 0:
+        return (f"select {constants}, ordinality as ragmart_source_row,"
+                " cast(null as varchar) as ragmart_malformed_record, * exclude (ordinality)"
+                f" from read_csv({_sql_text(path)}, {options}) with ordinality")
+    clean_path = _reread_csv(path, columns, delimiter, encoding, work_dir, file_index)
+    clean_columns = ["ragmart_source_row", "ragmart_malformed_record", *columns]
+    clean_options = _csv_options(clean_columns, ",", "utf-8")
+    selected = ", ".join(f"nullif({_identifier(name)}, '') as {_identifier(name)}" for name in columns)
+    table = f"ragmart_reread_{file_index}"
+    try:
+        session.execute(
+            f"create or replace temp table {table} as select {constants},"
+            " cast(ragmart_source_row as bigint) as ragmart_source_row,"
+            f" nullif(ragmart_malformed_record, '') as ragmart_malformed_record, {selected}"
+            f" from read_csv({_sql_text(clean_path)}, {clean_options})").fetchall()
+    except Exception as error:  # noqa: BLE001
+        raise ExportFileError(f"{file_name}: the file cannot be read as CSV ({str(error).splitlines()[0]})") from None
+    finally:
+        os.remove(clean_path)
+    return f"select * from {table}"
+
+
+def _parquet_text(column, data_type):
+    """A Parquet column rendered as text by its meaning."""
+    value = _identifier(column)
+    kind = data_type.upper()
+    if kind == "BOOLEAN":
+        return f"case when {value} then 'true' when not {value} then 'false' end"
+    if kind in ("FLOAT", "DOUBLE", "REAL") or kind.startswith("DECIMAL"):
+        number = f"cast({value} as double)"
+        return (f"case when isfinite({number}) and {number} = trunc({number}) and abs({number}) < 1e15"
+                f" then cast(cast({number} as bigint) as varchar) else cast({value} as varchar) end")
+    if kind.startswith("TIMESTAMP") and ("TIME ZONE" in kind or "TZ" in kind):
+        # the instant in UTC, whatever the session's time zone
+        return f"strftime(timezone('UTC', cast({value} as timestamptz)), '%Y-%m-%dT%H:%M:%S.%fZ')"
+    if kind.startswith("TIMESTAMP"):
+        return f"strftime(cast({value} as timestamp), '%Y-%m-%dT%H:%M:%S.%f')"
+    if kind == "DATE":
+        return f"strftime({value}, '%Y-%m-%d')"
+    return f"cast({value} as varchar)"
+
+
+def _parquet_scan(session, path, input_name, file_index):
+    file_name = os.path.basename(path)
+    reader = f"read_parquet({_sql_text(path)}, file_row_number = true)"
+    try:
+        described = session.execute(f"describe select * from read_parquet({_sql_text(path)})").fetchall()
+        raw_names = [row[0] for row in session.execute(
+            f"select name from parquet_schema({_sql_text(path)}) where num_children is null or num_children = 0"
+        ).fetchall()]
+    except Exception as error:  # noqa: BLE001
+        raise ExportFileError(f"{file_name}: the file cannot be read as Parquet ({str(error).splitlines()[0]})") from None
+    _clean_names(raw_names, file_name)
+    names = [row[0] for row in described]
+    columns = _clean_names(names, file_name)
+    selected = ", ".join(
+        f"{_parquet_text(name, row[1])} as {_identifier(clean)}" for name, clean, row in zip(names, columns, described))
+    constants = (f"{_sql_text(input_name)} as ragmart_input, {file_index} as ragmart_file_index,"
+                 f" {_sql_text(file_name)} as ragmart_source_file, {_sql_text(','.join(columns))} as ragmart_file_columns")
+    return (f"select {constants}, file_row_number + 1 as ragmart_source_row,"
+            f" cast(null as varchar) as ragmart_malformed_record{', ' + selected if selected else ''} from {reader}")
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    folder = _setting(dbt.config.get("input_path"))
+    # each dbt.config.get on a line of its own: dbt finds the settings a Python model reads in its code
+    encoding_setting = _setting(dbt.config.get("input_encoding"))
+    forced_delimiter = _setting(dbt.config.get("csv_delimiter"))
+    if folder is None:
+        raise ExportFileError("input_mode 'files' needs the var input_path, the folder of the exports,"
+                              " e.g. --vars '{input_mode: files, input_path: /data/exports}'")
+    folder = os.path.abspath(folder)
+    encoding_name = (encoding_setting or "utf-8").lower()
+    if encoding_name not in ENCODINGS:
+        raise ExportFileError(f"var input_encoding must be utf-8 or latin-1, got '{encoding_name}'")
+    encoding = ENCODINGS[encoding_name]
+    if forced_delimiter is not None:
+        forced_delimiter = {"\\t": "\t", "tab": "\t"}.get(forced_delimiter, forced_delimiter)
+        if forced_delimiter not in DELIMITERS:
+            raise ExportFileError(f"var csv_delimiter must be ',', ';' or a tab, got {forced_delimiter!r}")
+
+    found, ignored = _find_files(folder)
+    for name in ["retrieval", "grounding", "generation"]:
+        if not found[name]:
+            others = ", ".join(ignored) if ignored else "none"
+            raise ExportFileError(
+                f"no {name}*.csv or {name}*.parquet file in input_path '{folder}'"
+                f" (files whose names match no input: {others})")
+
+    work_dir = tempfile.mkdtemp(prefix="ragmart_files_")  # clean copies of files re-read record by record
+    scans, file_index = [], 0
+    try:
+        for input_name in INPUTS:
+            for path in found[input_name]:
+                file_index += 1
+                try:
+                    if path.lower().endswith(".parquet"):
+                        scans.append(_parquet_scan(session, path, input_name, file_index))
+                    else:
+                        scans.append(_csv_scan(session, path, input_name, file_index, encoding, forced_delimiter,
+                                               work_dir))
+                except OSError as error:
+                    raise ExportFileError(f"{os.path.basename(path)}: the file cannot be read ({error})") from None
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)
+    return session.sql(" union all by name ".join(scans))
