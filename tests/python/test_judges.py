@@ -857,7 +857,7 @@ def test_krippendorff_cross_check(judge_builds, name):
 
 # =========================================================================== judges change nothing human
 
-POSITIONAL = {"annotation_row_id"}     # row number in the seed file, not compared
+POSITIONAL = {"annotation_row_id", "source_row"}     # a row's place in its seed file, not compared
 
 
 def language_by_judges(jr: J.JudgeReference) -> dict[str, list[str]]:

@@ -1,35 +1,61 @@
-"""Files mode equals seeds mode, and the generator's bad rows are exactly the rejected ones.
+"""Real exports in files mode: every shape gives the marts of the same rows as clean CSV, or a clear failure.
 
-A small export is generated twice with the same seed, as CSV and as Parquet, each split over
-three files. The project is built three times: seeds mode on the same rows (the parts appended
-into the seed files), files mode on the CSV folder and files mode on the Parquet folder. Every
-public mart must be equal across the three builds (floats to 1e-9), and the rows the generator
-says it made bad must be exactly the rows the pipeline rejects or supersedes.
+A small export is generated (scripts/generate_exports.py, fixed seed, 2 % bad rows) as plain CSV
+files, three parts per export. From it this module builds:
+
+* ``seeds``: the same rows appended into the seed files (seeds mode);
+* ``csv``: the generated CSV folder as it is (files mode), the clean-CSV reference;
+* ``shapes``: the same rows in the shapes real tools write: an Excel-style file (byte-order mark,
+  CRLF, semicolons), a tab-separated file, a pandas round trip (ranks written ``3.0``), shuffled
+  and extra columns with the optional columns absent, Parquet written by pyarrow with native
+  types (booleans, int64 and float64 labels, int64 ranks, zoned, zone-less and non-UTC
+  timestamps in micro- and nanoseconds; the rows a native column cannot hold go to a CSV file beside it) and Parquet with
+  text columns;
+* ``latin1``: every file in latin-1 with semicolons, read with ``input_encoding: latin-1`` and
+  ``csv_delimiter: ';'``;
+* ``hostile``: the CSV folder under a path with a space, brackets and an apostrophe, with a
+  ragged row (too few fields), a row with too many fields, an unterminated quote and a 5 MB cell;
+  the bad records are quarantined as ``malformed_row`` with their file and row, the rest loads;
+* two builds that must fail with a message naming the cause: a file with a duplicated column,
+  and an export without annotators whose ranks are nearly all invalid (too many rejected rows).
+
+Every public mart of ``csv``, ``shapes``, ``latin1`` and ``hostile`` is compared with ``seeds``
+(floats to 1e-9). The quarantine's original values are text renderings of what each file held,
+so across shapes it is compared by its keys and reasons; between ``seeds`` and ``csv`` in full.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
+import random
+import shutil
 import subprocess
 import sys
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import conftest as C  # noqa: E402
+import reference as R  # noqa: E402
 
 GENERATOR = C.PROJECT / "scripts" / "generate_exports.py"
 PUBLIC_MARTS = [
     "retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values", "rejected_annotations",
     "annotator_agreement", "annotator_pair_agreement", "annotator_quality", "labeling_protocol", "labeling_drift",
+    "judge_agreement", "judge_weights", "judge_metric_values",
 ]
 SEED_NAMES = {
     "retrieval": "retrieval_annotations.csv",
@@ -38,13 +64,44 @@ SEED_NAMES = {
     "annotators": "annotators.csv",
     "records": "records.csv",
 }
+LABELS = {
+    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
+    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present", "source_cited",
+                  "fabricated_source"],
+    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
+}
+QUARANTINE_KEY = "task, record_uuid, annotator_id, chunk_id, reasons"
 
 
-def _generate(out: Path, fmt: str) -> dict:
+# --------------------------------------------------------------------------- files
+
+
+def _generate(out: Path) -> dict:
     subprocess.run([sys.executable, str(GENERATOR), "--records", "240", "--annotators", "3", "--chunks", "6",
-                    "--seed", "11", "--bad-rate", "0.02", "--format", fmt, "--files", "3", "--out", str(out),
+                    "--seed", "11", "--bad-rate", "0.02", "--format", "csv", "--files", "3", "--out", str(out),
                     "--quiet"], check=True)
     return json.loads((out / "summary.json").read_text())
+
+
+def _read_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        header = next(reader)
+        return header, list(reader)
+
+
+def _write_csv(path: Path, header: list[str], rows: list[list[str]], *, delimiter: str = ",",
+               line_end: str = "\n", encoding: str = "utf-8", bom: bool = False) -> None:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator=line_end)
+    writer.writerow(header)
+    writer.writerows(rows)
+    data = buffer.getvalue().encode(encoding, errors="replace")
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+
+
+def _export_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix == ".csv" and p.name != "expected_status.csv")
 
 
 def _append_parts(src: Path, dst: Path) -> None:
@@ -53,74 +110,232 @@ def _append_parts(src: Path, dst: Path) -> None:
     for prefix, seed_name in SEED_NAMES.items():
         parts = sorted(src.glob(f"{prefix}*.csv"))
         assert parts, f"no {prefix}*.csv in {src}"
-        with open(dst / seed_name, "w", newline="", encoding="utf-8") as out:
-            writer = None
-            for part in parts:
-                with open(part, newline="", encoding="utf-8") as fh:
-                    reader = csv.reader(fh)
-                    header = next(reader)
-                    if writer is None:
-                        writer = csv.writer(out, lineterminator="\n")
-                        writer.writerow(header)
-                    writer.writerows(reader)
+        header, rows = _read_rows(parts[0])
+        for part in parts[1:]:
+            rows += _read_rows(part)[1]
+        _write_csv(dst / seed_name, header, rows)
 
 
-def _build(tmp: Path, seed_dir: Path | None, variables: dict | None) -> Path:
+def _boolean(value: str) -> bool | None:
+    return {1: True, 0: False}.get(R.parse_bool(value))
+
+
+def _instant(value: str) -> datetime | None:
+    """The UTC instant of a created_at text (None when it does not parse or has more than microseconds)."""
+    seconds = R.parse_timestamp(value)
+    if seconds is None or (seconds * 1_000_000).denominator != 1:
+        return None
+    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=int(seconds * 1_000_000))
+
+
+def _write_native_parquet(path: Path, spill: Path, header: list[str], rows: list[list[str]], task: str, *,
+                          label_type: str, zone: str | None, unit: str = "us") -> None:
+    """Rows whose labels, rank and time a native column can hold go to a typed Parquet file; the rest to `spill` (CSV).
+
+    label_type: bool, int64 or float64. zone: the time zone of created_at (None: zone-less UTC times).
+    """
+    position = {name: i for i, name in enumerate(header)}
+    labels = LABELS[task] + (["can_answer"] if task == "retrieval" else [])
+    native, rest = [], []
+    for row in rows:
+        values = {name: row[i] for name, i in position.items()}
+        ok = all(_boolean(values[label]) is not None or (label == "can_answer" and not values[label].strip())
+                 for label in labels)
+        ok = ok and _instant(values["created_at"]) is not None
+        if task == "retrieval":
+            ok = ok and R.parse_rank(values["chunk_rank"]) is not None
+        (native if ok else rest).append(values)
+    assert native, "a typed file should hold rows"
+    columns = {}
+    for name in header:
+        if name in labels:
+            flags = [_boolean(v[name]) if v[name].strip() else None for v in native]
+            if label_type == "bool":
+                columns[name] = pa.array(flags, pa.bool_())
+            else:
+                columns[name] = pa.array([None if f is None else int(f) for f in flags],
+                                         pa.int64() if label_type == "int64" else pa.float64())
+        elif name == "chunk_rank":
+            columns[name] = pa.array([R.parse_rank(v[name]) for v in native], pa.int64())
+        elif name == "created_at":
+            instants = [_instant(v[name]) for v in native]
+            if zone is None:
+                columns[name] = pa.array([t.replace(tzinfo=None) for t in instants], pa.timestamp(unit))
+            else:
+                columns[name] = pa.array([t.astimezone(ZoneInfo(zone)) for t in instants], pa.timestamp(unit, tz=zone))
+        else:
+            columns[name] = pa.array([v[name] for v in native], pa.string())
+    pq.write_table(pa.table(columns), path)
+    if rest:
+        _write_csv(spill, header, [[v[name] for name in header] for v in rest])
+
+
+def _write_shapes(src: Path, dst: Path) -> None:
+    """The generated rows again, in the file shapes of real tools (see the module docstring)."""
+    dst.mkdir(parents=True)
+    shutil.copyfile(src / "annotators.csv", dst / "annotators.csv")
+    header, rows = _read_rows(src / "records.csv")
+    pq.write_table(pa.table({name: pa.array([r[i] for r in rows], pa.string()) for i, name in enumerate(header)}),
+                   dst / "records.parquet")
+    parts = {task: sorted(src.glob(f"{task}*.csv")) for task in LABELS}
+    # retrieval: Excel (BOM, CRLF, semicolons); Parquet with booleans, int64 ranks and UTC times;
+    # shuffled columns with an extra one and the optional texts absent, ranks as pandas writes them
+    header, rows = _read_rows(parts["retrieval"][0])
+    _write_csv(dst / "retrieval_1_excel.csv", header, rows, delimiter=";", line_end="\r\n", bom=True)
+    header, rows = _read_rows(parts["retrieval"][1])
+    _write_native_parquet(dst / "retrieval_2_native.parquet", dst / "retrieval_2_spill.csv", header, rows,
+                          "retrieval", label_type="bool", zone="UTC")
+    header, rows = _read_rows(parts["retrieval"][2])
+    keep = [name for name in header if name not in ("notes", "doc_id", "generated_search_query")]
+    random.Random(3).shuffle(keep)
+    order = [header.index(name) for name in keep]
+    shuffled = []
+    for row in rows:
+        values = [row[i] for i in order]
+        rank = keep.index("chunk_rank")
+        if values[rank].isdigit():
+            values[rank] += ".0"
+        shuffled.append(values + ["ignored"])
+    _write_csv(dst / "retrieval_3_pandas.csv", keep + ["Exported By"], shuffled)
+    # grounding: Parquet with int64 labels and zone-less times; tab-separated; CRLF
+    header, rows = _read_rows(parts["grounding"][0])
+    _write_native_parquet(dst / "grounding_1_native.parquet", dst / "grounding_1_spill.csv", header, rows,
+                          "grounding", label_type="int64", zone=None)
+    header, rows = _read_rows(parts["grounding"][1])
+    _write_csv(dst / "grounding_2_tabs.csv", header, rows, delimiter="\t")
+    header, rows = _read_rows(parts["grounding"][2])
+    _write_csv(dst / "grounding_3_crlf.csv", header, rows, line_end="\r\n")
+    # generation: Parquet of text columns; plain CSV; Parquet with float64 labels and Berlin times
+    header, rows = _read_rows(parts["generation"][0])
+    pq.write_table(pa.table({name: pa.array([r[i] for r in rows], pa.string()) for i, name in enumerate(header)}),
+                   dst / "generation_1_text.parquet")
+    shutil.copyfile(parts["generation"][1], dst / "generation_2_plain.csv")
+    header, rows = _read_rows(parts["generation"][2])
+    _write_native_parquet(dst / "generation_3_native.parquet", dst / "generation_3_spill.csv", header, rows,
+                          "generation", label_type="float64", zone="Europe/Berlin", unit="ns")
+
+
+def _write_latin1(src: Path, dst: Path) -> None:
+    dst.mkdir(parents=True)
+    for path in _export_files(src):
+        header, rows = _read_rows(path)
+        _write_csv(dst / path.name, header, rows, delimiter=";", encoding="latin-1")
+
+
+MALFORMED = {
+    # file: (data row the bad record takes, its text)
+    "retrieval_annotations_part001.csv": (5, "ragged,row,with,too,few,fields"),
+    "retrieval_annotations_part002.csv": (7, "r,a,retrieval,de,2025-03-01T10:00:00,q,\"unterminated,quote,x,c,d,1,,1,0,0,"),
+    "grounding_annotations_part001.csv": (3, "too,many" + ",x" * 20),
+}
+BIG_CELL = 5 * 1024 * 1024
+
+
+def _insert_line(path: Path, data_row: int, line: str) -> None:
+    """Put `line` where data row `data_row` of the file starts (the rows from there move down one)."""
+    header, rows = _read_rows(path)
+    before, after = io.StringIO(), io.StringIO()
+    csv.writer(before, lineterminator="\n").writerows([header] + rows[: data_row - 1])
+    csv.writer(after, lineterminator="\n").writerows(rows[data_row - 1:])
+    path.write_text(before.getvalue() + line + "\n" + after.getvalue(), encoding="utf-8")
+
+
+def _write_hostile(src: Path, dst: Path) -> None:
+    dst.mkdir(parents=True)
+    for path in _export_files(src):
+        shutil.copyfile(path, dst / path.name)
+    header, rows = _read_rows(dst / "grounding_annotations_part002.csv")
+    rows[0][header.index("notes")] = "x" * BIG_CELL
+    _write_csv(dst / "grounding_annotations_part002.csv", header, rows)
+    for name, (data_row, line) in MALFORMED.items():
+        _insert_line(dst / name, data_row, line)
+
+
+# --------------------------------------------------------------------------- builds
+
+
+def _build(tmp: Path, seed_dir: Path | None, variables: dict | None, *, must_pass: bool = True):
+    """Build the project; return the database and every message dbt logged."""
     from dbt.cli.main import dbtRunner
 
     project = C.prepare_project(tmp, seed_dir)
     database = tmp / "ragmart.duckdb"
-    extra = ["--exclude", "resource_type:seed"] if variables else []
+    extra = ["--exclude", "resource_type:seed"] if variables and variables.get("input_mode") == "files" else []
     scenario = C.Scenario(tmp.name, vars=variables or {}, extra_args=extra)
+    messages: list[str] = []
     previous = os.environ.get("RAGMART_DUCKDB_PATH")
     os.environ["RAGMART_DUCKDB_PATH"] = str(database)
     try:
-        result = dbtRunner().invoke(C.dbt_args(project, scenario))
+        result = dbtRunner(callbacks=[lambda event: messages.append(event.info.msg)]).invoke(
+            C.dbt_args(project, scenario))
     finally:
         C.release_duckdb()
         if previous is None:
             os.environ.pop("RAGMART_DUCKDB_PATH", None)
         else:
             os.environ["RAGMART_DUCKDB_PATH"] = previous
-    assert result.exception is None, f"dbt build failed: {result.exception}"
-    failed = [r for r in C.read_run_results(project) if r["status"] in ("error", "fail")]
-    assert not failed, f"dbt nodes failed: {failed}"
-    return database
+    text = "\n".join(str(m) for m in messages) + "\n" + str(result.exception or "")
+    if must_pass:
+        assert result.exception is None, f"dbt build failed: {result.exception}"
+        failed = [r for r in C.read_run_results(project) if r["status"] in ("error", "fail")]
+        assert not failed, f"dbt nodes failed: {failed}"
+    else:
+        assert not result.success, "the build should have failed"
+    return database, text
 
 
 def _read(database: Path) -> dict[str, list[tuple]]:
-    # annotation_row_id numbers rows by content in seeds mode and by place in files mode, so the
-    # quarantine is compared without it (and its ids are checked against the files on their own)
-    columns = {mart: "*" for mart in PUBLIC_MARTS} | {"rejected_annotations": "* exclude (annotation_row_id)"}
+    columns = {mart: "*" for mart in PUBLIC_MARTS} | {
+        # annotation_row_id numbers rows by content in seeds mode and by place in files mode, and
+        # source_file / source_row name the seed or the part: checked on their own below
+        "rejected_annotations": "* exclude (annotation_row_id, source_file, source_row)"}
     with duckdb.connect(str(database), read_only=True) as con:
         return {mart: sorted(con.execute(f"select {columns[mart]} from {mart}").fetchall(), key=repr)
                 for mart in PUBLIC_MARTS} | {
             "row_status": con.execute(
                 "select task, annotation_status, count(*) from int_annotations__row_status group by all order by all"
             ).fetchall(),
+            "quarantine_keys": sorted(con.execute(f"select {QUARANTINE_KEY} from rejected_annotations").fetchall(),
+                                      key=repr),
             "rejected_ids": con.execute(
-                "select task, annotation_row_id, record_uuid, annotator_id, chunk_id, reasons from rejected_annotations"
-            ).fetchall(),
+                "select task, annotation_row_id, record_uuid, annotator_id, chunk_id, reasons, source_file, source_row"
+                " from rejected_annotations").fetchall(),
+            "malformed": sorted(con.execute(
+                "select task, source_file, source_row, malformed_record from rejected_annotations"
+                " where reasons = 'malformed_row'").fetchall()),
         }
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory):
+def exports(tmp_path_factory):
     csv_dir = tmp_path_factory.mktemp("export_csv")
-    parquet_dir = tmp_path_factory.mktemp("export_parquet")
-    csv_summary = _generate(csv_dir, "csv")
-    parquet_summary = _generate(parquet_dir, "parquet")
+    summary = _generate(csv_dir)
     seed_dir = tmp_path_factory.mktemp("export_as_seeds")
     _append_parts(csv_dir, seed_dir)
+    root = tmp_path_factory.mktemp("shapes")
+    _write_shapes(csv_dir, root / "shapes")
+    _write_latin1(csv_dir, root / "latin1")
+    _write_hostile(csv_dir, root / "a b [c] d'e")
+    return {"csv_dir": csv_dir, "summary": summary, "seed_dir": seed_dir, "shapes": root / "shapes",
+            "latin1": root / "latin1", "hostile": root / "a b [c] d'e"}
+
+
+@pytest.fixture(scope="module")
+def builds(exports, tmp_path_factory):
+    def files(folder, **more):
+        return {"input_mode": "files", "input_path": str(folder), **more}
+
     return {
-        "csv_dir": csv_dir,
-        "summaries": (csv_summary, parquet_summary),
-        "seeds": _read(_build(tmp_path_factory.mktemp("seeds_mode"), seed_dir, None)),
-        "csv": _read(_build(tmp_path_factory.mktemp("files_csv"), None,
-                            {"input_mode": "files", "input_path": str(csv_dir)})),
-        "parquet": _read(_build(tmp_path_factory.mktemp("files_parquet"), None,
-                                {"input_mode": "files", "input_path": str(parquet_dir)})),
+        "seeds": _read(_build(tmp_path_factory.mktemp("seeds_mode"), exports["seed_dir"], None)[0]),
+        "csv": _read(_build(tmp_path_factory.mktemp("files_csv"), None, files(exports["csv_dir"]))[0]),
+        "shapes": _read(_build(tmp_path_factory.mktemp("files_shapes"), None, files(exports["shapes"]))[0]),
+        "latin1": _read(_build(tmp_path_factory.mktemp("files_latin1"), None,
+                               files(exports["latin1"], input_encoding="latin-1", csv_delimiter=";"))[0]),
+        "hostile": _read(_build(tmp_path_factory.mktemp("files_hostile"), None, files(exports["hostile"]))[0]),
     }
+
+
+# --------------------------------------------------------------------------- comparisons
 
 
 def _equal(a, b) -> bool:
@@ -135,50 +350,129 @@ def _rows_equal(left: list[tuple], right: list[tuple]) -> bool:
     return all(len(x) == len(y) and all(_equal(u, v) for u, v in zip(x, y)) for x, y in zip(left, right))
 
 
-def test_generated_exports_are_split_and_identical_across_formats(builds):
-    csv_summary, parquet_summary = builds["summaries"]
-    assert len(list(builds["csv_dir"].glob("retrieval*.csv"))) == 3
-    for key in ("records", "annotators"):
-        assert csv_summary[key] == parquet_summary[key]
+def test_generated_exports_have_three_parts_and_bad_rows(exports):
+    assert len(list(exports["csv_dir"].glob("retrieval*.csv"))) == 3
+    assert exports["summary"]["records"] and exports["summary"]["annotators"]
 
 
-@pytest.mark.parametrize("mode", ["csv", "parquet"])
 @pytest.mark.parametrize("mart", PUBLIC_MARTS + ["row_status"])
-def test_files_mode_equals_seeds_mode(builds, mode, mart):
-    seeds, files = builds["seeds"][mart], builds[mode][mart]
+def test_clean_csv_files_equal_seeds_mode(builds, mart):
+    seeds, files = builds["seeds"][mart], builds["csv"][mart]
     # the generator makes no triage spot-checks, so labeling_drift may be empty (in every mode alike)
     assert seeds or mart == "labeling_drift", f"{mart} is empty in seeds mode: the comparison would prove nothing"
-    # rows are sorted by their text, keys first; floats may differ in the last bit with the order of summation
-    assert _rows_equal(seeds, files), f"{mart} differs between seeds mode and files mode ({mode})"
+    assert _rows_equal(seeds, files), f"{mart} differs between seeds mode and files mode"
 
 
-def test_generator_bad_rows_are_exactly_the_rejected_and_superseded_rows(builds):
-    with open(builds["csv_dir"] / "expected_status.csv", newline="", encoding="utf-8") as fh:
+@pytest.mark.parametrize("shape", ["shapes", "latin1", "hostile"])
+@pytest.mark.parametrize("mart", [m for m in PUBLIC_MARTS if m != "rejected_annotations"])
+def test_every_export_shape_gives_the_marts_of_clean_csv(builds, shape, mart):
+    assert _rows_equal(builds["seeds"][mart], builds[shape][mart]), f"{mart} differs for the {shape} files"
+
+
+@pytest.mark.parametrize("shape", ["shapes", "latin1"])
+def test_every_export_shape_quarantines_the_same_rows(builds, shape):
+    assert builds[shape]["quarantine_keys"] == builds["seeds"]["quarantine_keys"]
+    assert builds[shape]["row_status"] == builds["seeds"]["row_status"]
+
+
+def test_native_parquet_types_are_read_by_meaning(exports):
+    """The typed files really are typed: the comparison above covers booleans, integers, floats and zoned times."""
+    types = {p.name: {f.name: str(f.type) for f in pq.read_schema(p)} for p in exports["shapes"].glob("*.parquet")}
+    assert types["retrieval_2_native.parquet"]["topically_relevant"] == "bool"
+    assert types["retrieval_2_native.parquet"]["chunk_rank"] == "int64"
+    assert types["retrieval_2_native.parquet"]["created_at"] == "timestamp[us, tz=UTC]"
+    assert types["grounding_1_native.parquet"]["support_present"] == "int64"
+    assert types["grounding_1_native.parquet"]["created_at"] == "timestamp[us]"
+    assert types["generation_3_native.parquet"]["helpful"] == "double"
+    assert types["generation_3_native.parquet"]["created_at"] == "timestamp[ns, tz=Europe/Berlin]"
+
+
+def test_malformed_records_are_quarantined_with_file_and_row(builds):
+    want = sorted((name.split("_")[0], name, data_row, line) for name, (data_row, line) in MALFORMED.items())
+    assert builds["hostile"]["malformed"] == want
+    seeds_status = Counter({(t, s): n for t, s, n in builds["seeds"]["row_status"]})
+    hostile_status = Counter({(t, s): n for t, s, n in builds["hostile"]["row_status"]})
+    assert hostile_status - seeds_status == Counter({("retrieval", "rejected"): 2, ("grounding", "rejected"): 1})
+    assert Counter(builds["hostile"]["quarantine_keys"]) - Counter(builds["seeds"]["quarantine_keys"]) == Counter(
+        {(task, None, None, None, "malformed_row"): n for task, n in [("retrieval", 2), ("grounding", 1)]})
+
+
+def test_rejected_rows_name_their_file_and_row(exports, builds):
+    """source_file and source_row lead back to the generated file and row of every rejected row."""
+    with open(exports["csv_dir"] / "expected_status.csv", newline="", encoding="utf-8") as fh:
         expected = list(csv.DictReader(fh))
     assert any(r["status"] == "rejected" for r in expected) and any(r["status"] == "superseded" for r in expected)
+
     def key(value):  # the quarantine shows ids trimmed, a blank id as null
         return value.strip() or None
 
-    want_rejected = Counter((r["task"], key(r["record_uuid"]), key(r["annotator_id"]), key(r["chunk_id"]), r["reasons"])
-                            for r in expected if r["status"] == "rejected")
-    got_rejected = Counter((row[0], row[2], row[3], row[4], row[5]) for row in builds["csv"]["rejected_ids"])
-    assert got_rejected == want_rejected
+    want = Counter((r["task"], key(r["record_uuid"]), key(r["annotator_id"]), key(r["chunk_id"]), r["reasons"],
+                    r["file"], int(r["row_number_in_file"])) for r in expected if r["status"] == "rejected")
+    got = Counter((row[0], *row[2:]) for row in builds["csv"]["rejected_ids"])
+    assert got == want
     want_superseded = Counter(r["task"] for r in expected if r["status"] == "superseded")
     got_superseded = Counter({task: n for task, status, n in builds["csv"]["row_status"] if status == "superseded"})
     assert got_superseded == want_superseded
 
 
-def test_files_mode_row_ids_are_the_place_in_the_files(builds):
-    """In files mode annotation_row_id is file k (CSV files of the input by name) times 10^12 plus the row in the file."""
-    with open(builds["csv_dir"] / "expected_status.csv", newline="", encoding="utf-8") as fh:
-        expected = [r for r in csv.DictReader(fh) if r["status"] == "rejected" and r["task"] != "records"]
-    assert expected
-    files = {task: sorted(p.name for p in builds["csv_dir"].glob(f"{task}*.csv")) for task in ("retrieval", "grounding",
-                                                                                           "generation")}
-    def key(value):
-        return value.strip() or None
+def test_seeds_mode_rows_are_the_rows_of_the_seed_files(exports, builds):
+    """In seeds mode source_file is the seed's file and source_row its data row."""
+    rows = {}
+    for task in LABELS:
+        header, data = _read_rows(exports["seed_dir"] / SEED_NAMES[task])
+        rows[task] = (header, data)
+    checked = 0
+    for task, _row_id, record_uuid, annotator_id, _chunk, _reasons, source_file, source_row in builds["seeds"][
+            "rejected_ids"]:
+        if task == "records":
+            continue
+        header, data = rows[task]
+        assert source_file == SEED_NAMES[task]
+        row = data[source_row - 1]
+        assert (row[header.index("record_uuid")].strip() or None) == record_uuid
+        assert (row[header.index("annotator_id")].strip() or None) == annotator_id
+        checked += 1
+    assert checked > 10
 
-    want = Counter((r["task"], (files[r["task"]].index(r["file"]) + 1) * 10**12 + int(r["row_number_in_file"]),
-                    key(r["record_uuid"]), key(r["annotator_id"]), key(r["chunk_id"]), r["reasons"]) for r in expected)
-    got = Counter(row for row in builds["csv"]["rejected_ids"] if row[0] != "records")
-    assert got == want
+
+def test_files_mode_row_ids_are_the_place_in_the_files(exports, builds):
+    """annotation_row_id is file k (the files of all inputs by input, then name) times 10^12 plus the row in the file."""
+    index = {}
+    for input_name in ["retrieval", "grounding", "generation", "annotators", "records"]:
+        for path in sorted(exports["csv_dir"].glob(f"{input_name}*.csv")):
+            index[path.name] = len(index) + 1
+    rows = builds["csv"]["rejected_ids"]
+    assert rows
+    for _task, row_id, *_rest, source_file, source_row in rows:
+        assert row_id == index[source_file] * 10**12 + source_row
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_path):
+    folder = tmp_path / "dup"
+    folder.mkdir()
+    for path in _export_files(exports["csv_dir"]):
+        shutil.copyfile(path, folder / path.name)
+    header, rows = _read_rows(folder / "grounding_annotations_part002.csv")
+    _write_csv(folder / "grounding_annotations_part002.csv", header + ["Notes"], [r + ["x"] for r in rows])
+    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
+    assert "grounding_annotations_part002.csv: the column 'notes' appears twice" in text
+
+
+def test_missing_annotators_and_mass_rejection_fail_the_build(exports, tmp_path):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    for path in _export_files(exports["csv_dir"]):
+        if not path.name.startswith("annotators"):
+            shutil.copyfile(path, folder / path.name)
+    shutil.copyfile(exports["csv_dir"] / "annotators.csv", folder / "anotators.csv")  # a typo: not the annotators input
+    for path in folder.glob("retrieval*.csv"):
+        header, rows = _read_rows(path)
+        for row in rows:
+            row[header.index("chunk_rank")] = "first"
+        _write_csv(path, header, rows)
+    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
+    assert "annotators" in text and "require_annotators" in text
+    assert "max_rejected_share" in text and "invalid_rank" in text
