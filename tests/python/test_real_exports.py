@@ -6,7 +6,7 @@ files, three parts per export. From it this module builds:
 * ``seeds``: the same rows appended into the seed files (seeds mode);
 * ``csv``: the generated CSV folder as it is (files mode), the clean-CSV reference;
 * ``shapes``: the same rows in the shapes real tools write: an Excel-style file (byte-order mark,
-  CRLF, semicolons), a tab-separated file, a pandas round trip (ranks written ``3.0``), shuffled
+  CRLF, semicolons), a tab-separated .tsv file, a gzip-compressed CSV file, a pandas round trip (ranks written ``3.0``), shuffled
   and extra columns with the optional columns absent, Parquet written by pyarrow with native
   types (booleans, int64 and float64 labels, int64 ranks, zoned, zone-less and non-UTC
   timestamps in micro- and nanoseconds; the rows a native column cannot hold go to a CSV file beside it) and Parquet with
@@ -16,8 +16,9 @@ files, three parts per export. From it this module builds:
 * ``hostile``: the CSV folder under a path with a space, brackets and an apostrophe, with a
   ragged row (too few fields), a row with too many fields, an unterminated quote and a 5 MB cell;
   the bad records are quarantined as ``malformed_row`` with their file and row, the rest loads;
-* two builds that must fail with a message naming the cause: a file with a duplicated column,
-  and an export without annotators whose ranks are nearly all invalid (too many rejected rows).
+* three builds that must fail with a message naming the cause: a file with a duplicated column,
+  a file named for an input in a format the build cannot read (.xlsx), and an export without
+  annotators whose ranks are nearly all invalid (too many rejected rows).
 
 Every public mart of ``csv``, ``shapes``, ``latin1`` and ``hostile`` is compared with ``seeds``
 (floats to 1e-9). The quarantine's original values are text renderings of what each file held,
@@ -27,6 +28,7 @@ so across shapes it is compared by its keys and reasons; between ``seeds`` and `
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import math
@@ -202,14 +204,15 @@ def _write_shapes(src: Path, dst: Path) -> None:
     _write_native_parquet(dst / "grounding_1_native.parquet", dst / "grounding_1_spill.csv", header, rows,
                           "grounding", label_type="int64", zone=None)
     header, rows = _read_rows(parts["grounding"][1])
-    _write_csv(dst / "grounding_2_tabs.csv", header, rows, delimiter="\t")
+    _write_csv(dst / "grounding_2_tabs.tsv", header, rows, delimiter="\t")
     header, rows = _read_rows(parts["grounding"][2])
     _write_csv(dst / "grounding_3_crlf.csv", header, rows, line_end="\r\n")
     # generation: Parquet of text columns; plain CSV; Parquet with float64 labels and Berlin times
     header, rows = _read_rows(parts["generation"][0])
     pq.write_table(pa.table({name: pa.array([r[i] for r in rows], pa.string()) for i, name in enumerate(header)}),
                    dst / "generation_1_text.parquet")
-    shutil.copyfile(parts["generation"][1], dst / "generation_2_plain.csv")
+    with open(parts["generation"][1], "rb") as plain, gzip.open(dst / "generation_2_plain.csv.gz", "wb") as packed:
+        shutil.copyfileobj(plain, packed)
     header, rows = _read_rows(parts["generation"][2])
     _write_native_parquet(dst / "generation_3_native.parquet", dst / "generation_3_spill.csv", header, rows,
                           "generation", label_type="float64", zone="Europe/Berlin", unit="ns")
@@ -459,6 +462,16 @@ def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_pa
     _write_csv(folder / "grounding_annotations_part002.csv", header + ["Notes"], [r + ["x"] for r in rows])
     _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
     assert "grounding_annotations_part002.csv: the column 'notes' appears twice" in text
+
+
+def test_a_file_named_for_an_input_in_another_format_stops_the_build(exports, tmp_path):
+    folder = tmp_path / "xlsx"
+    folder.mkdir()
+    for path in _export_files(exports["csv_dir"]):
+        shutil.copyfile(path, folder / path.name)
+    (folder / "retrieval_week2.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
+    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
+    assert "retrieval_week2.xlsx: its name makes it a retrieval file" in text
 
 
 def test_missing_annotators_and_mass_rejection_fail_the_build(exports, tmp_path):

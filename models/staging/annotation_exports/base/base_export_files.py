@@ -1,8 +1,9 @@
 """The export files of one folder as read (files mode): every row of every input, every value as text.
 
 Each file of `input_path` whose name starts with an input's name (retrieval, grounding,
-generation, annotators, records; any case) and ends in .csv or .parquet is read, and all are
-appended by column name, with:
+generation, annotators, records; any case) is read: CSV files ending in .csv, .tsv or .txt (also
+gzip-compressed, .gz) and Parquet files; a file so named in any other format stops the build, so
+that no rows are left out unnoticed. All are appended by column name, with:
 
 - `ragmart_input`: the input the file belongs to;
 - `ragmart_file_index`: the file's place (1, 2, ...) among all files read, by input then name;
@@ -28,12 +29,15 @@ name stops the build with a message that names the file (and the column).
 
 import codecs
 import csv
+import gzip
 import io
 import os
 import shutil
 import tempfile
 
 INPUTS = ["retrieval", "grounding", "generation", "annotators", "records"]
+CSV_ENDINGS = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz")
+PARQUET_ENDINGS = (".parquet",)
 DELIMITERS = (",", ";", "\t")
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1"}
@@ -58,6 +62,7 @@ def _setting(value):
 
 
 def _find_files(folder):
+    """The files of each input, by name; a file named for an input in a format ragmart cannot read stops the build."""
     if not os.path.isdir(folder):
         raise ExportFileError(f"input_path '{folder}' is not a folder (var input_path, files mode)")
     found = {name: [] for name in INPUTS}
@@ -65,14 +70,24 @@ def _find_files(folder):
     for entry in sorted(os.listdir(folder)):
         path = os.path.join(folder, entry)
         lower = entry.lower()
-        if not os.path.isfile(path) or not lower.endswith((".csv", ".parquet")):
+        if entry.startswith(".") or not os.path.isfile(path):
             continue
         matches = [name for name in INPUTS if lower.startswith(name)]
-        if matches:
-            found[matches[0]].append(path)
-        else:
-            ignored.append(entry)
+        if not matches:
+            if lower.endswith(CSV_ENDINGS + PARQUET_ENDINGS):
+                ignored.append(entry)
+            continue
+        if not lower.endswith(CSV_ENDINGS + PARQUET_ENDINGS):
+            raise ExportFileError(
+                f"{entry}: its name makes it a {matches[0]} file, but ragmart reads only .csv, .tsv and .txt files"
+                " (also gzip-compressed, .gz) and .parquet files; convert it, or move it out of the folder"
+                " so that none of its rows is left out unnoticed")
+        found[matches[0]].append(path)
     return found, ignored
+
+
+def _open(path):
+    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
 
 
 def _clean_names(names, file_name):
@@ -101,7 +116,7 @@ def _count_outside_quotes(line, character):
 def _read_header(path, encoding, forced_delimiter):
     """The delimiter and the cleaned column names of a CSV file, from its first line."""
     file_name = os.path.basename(path)
-    with open(path, "rb") as handle:
+    with _open(path) as handle:
         first = handle.readline(MAX_RECORD_BYTES)
     if first.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
         first = first[len(codecs.BOM_UTF8):]
@@ -187,7 +202,7 @@ def _data_records(text, delimiter, n_columns):
 def _reread_csv(path, columns, delimiter, encoding, work_dir, file_index):
     """Read a CSV file record by record; write its good records and bad ones to a clean CSV file."""
     file_name = os.path.basename(path)
-    with open(path, "rb") as handle:
+    with _open(path) as handle:
         data = handle.read()
     if data.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
         data = data[len(codecs.BOM_UTF8):]
@@ -304,7 +319,7 @@ def model(dbt, session):
         if not found[name]:
             others = ", ".join(ignored) if ignored else "none"
             raise ExportFileError(
-                f"no {name}*.csv or {name}*.parquet file in input_path '{folder}'"
+                f"no {name}* file (.csv, .tsv, .txt, .gz or .parquet) in input_path '{folder}'"
                 f" (files whose names match no input: {others})")
 
     work_dir = tempfile.mkdtemp(prefix="ragmart_files_")  # clean copies of files re-read record by record
