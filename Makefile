@@ -24,7 +24,7 @@ ENGINES ?= postgres
 ENGINE_DATA_SETS ?= sample,edge
 
 help:
-	@echo "make build   set up .venv, load the seeds, build and test every model on DuckDB, print the metrics"
+	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest, marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"

@@ -122,6 +122,8 @@ def dbt_command(dbt: str, variables: dict, files_mode: bool, extra: list[str], p
     command = [dbt, "build", "--project-dir", str(project), "--profiles-dir", str(project / "profiles")]
     if files_mode:
         command += ["--exclude", "resource_type:seed"]
+    # the production build: every model and data test; the unit tests prove the SQL and run in `make test`
+    command += ["--exclude-resource-type", "unit_test"]
     command += ["--vars", json.dumps(variables)]
     return command + list(extra)
 

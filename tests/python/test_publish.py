@@ -94,9 +94,11 @@ def test_dbt_command_passes_the_vars_as_one_json_argument():
     command = build.dbt_command("dbt", variables, True, ["--threads", "1"], project=Path("/p"))
     assert command[:6] == ["dbt", "build", "--project-dir", "/p", "--profiles-dir", "/p/profiles"]
     assert command[6:8] == ["--exclude", "resource_type:seed"]
+    assert command[8:10] == ["--exclude-resource-type", "unit_test"]
     assert json.loads(command[command.index("--vars") + 1]) == variables
     assert command[-2:] == ["--threads", "1"]
-    assert "--exclude" not in build.dbt_command("dbt", {}, False, [], project=Path("/p"))
+    seeds_mode = build.dbt_command("dbt", {}, False, [], project=Path("/p"))
+    assert "--exclude" not in seeds_mode and "unit_test" in seeds_mode
 
 
 # --- end to end: make build-files, then a failing build under an open reader ---------------------
