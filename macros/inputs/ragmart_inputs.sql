@@ -118,8 +118,8 @@
 {%- endmacro %}
 
 {#-
-    The 1-based row of a seed table's row in its file (dispatched): on DuckDB the table's rowid,
-    the insertion order of dbt-duckdb's COPY of the seed file; on PostgreSQL and Spark the column
+    The 1-based row of a seed table's row in its file (dispatched): on DuckDB the order of the
+    table's rowids, the insertion order of dbt-duckdb's COPY of the seed file; on PostgreSQL and Spark the column
     ragmart_source_row that the project's seed loader writes (ragmart_seed_source_rows.sql).
 -#}
 {% macro ragmart_seed_row_number() -%}
@@ -130,8 +130,12 @@
     ragmart_source_row
 {%- endmacro %}
 
+{#-
+    DuckDB: the order of the rowids, which is the insertion order of dbt-duckdb's COPY of the seed
+    file (the rowids themselves go on counting when dbt seed reloads an existing table).
+-#}
 {% macro duckdb__ragmart_seed_row_number() -%}
-    rowid + 1
+    row_number() over (order by rowid)
 {%- endmacro %}
 
 {#-

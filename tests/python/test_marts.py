@@ -190,8 +190,8 @@ def test_rejected_annotations_keep_original_values(builds, name):
         if not cols:
             problems.append(f"{task}: no original value column found in rejected_annotations")
             continue
-        exp = Counter((_rej_key(r.raw | {"task": task, "reasons": r.reasons_text,
-                                         "chunk_id": r.chunk_id}),
+        exp = Counter((_rej_key(r.raw | {"task": task, "reasons": r.reasons_text, "chunk_id": r.chunk_id,
+                                         "source_file": f"{spec['seed']}.csv", "source_row": r.line}),
                        tuple(r.raw.get(c) for c in cols))
                       for r in b.reference.rows[task] if r.status == "rejected")
         got = Counter((_rej_key(r), tuple(r.get(c) for c in cols))
