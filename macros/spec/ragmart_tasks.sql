@@ -1,7 +1,7 @@
 {#-
-    The annotation tasks of ADR 0005 / 0006 and docs/rules.md (Inputs, Reason codes) in one place: the columns of each
-    export, which are required, which are binary labels, the unit of annotation and the logical
-    constraints. Every model and test that needs one of these lists reads it from here.
+    The annotation tasks of ADR 0005 / 0006 and docs/rules.md (Inputs) in one place: the columns of
+    each export, which are required, which are binary labels and the unit of annotation. The row
+    checks and the logical constraints are written out in the models int_<task>__row_checks.
 -#}
 {% macro ragmart_tasks() -%}
     {{ return(['retrieval', 'grounding', 'generation']) }}
@@ -16,12 +16,6 @@
             'optional_booleans': ['can_answer'],
             'required_texts': ['input_query', 'chunk'],
             'optional_texts': ['generated_search_query', 'doc_id', 'notes'],
-            'constraints': [
-                {'name': 'sufficient_implies_relevant', 'kind': 'implies',
-                 'antecedent': 'evidence_sufficient', 'consequent': 'topically_relevant'},
-                {'name': 'sufficient_excludes_misleading', 'kind': 'excludes',
-                 'antecedent': 'evidence_sufficient', 'consequent': 'misleading'},
-            ],
         },
         'grounding': {
             'seed': 'grounding_annotations',
@@ -31,12 +25,6 @@
             'optional_booleans': [],
             'required_texts': ['query', 'answer', 'context_set'],
             'optional_texts': ['notes'],
-            'constraints': [
-                {'name': 'contradicted_implies_unsupported', 'kind': 'implies',
-                 'antecedent': 'contradicted_claim_present', 'consequent': 'unsupported_claim_present'},
-                {'name': 'fabricated_implies_cited', 'kind': 'implies',
-                 'antecedent': 'fabricated_source', 'consequent': 'source_cited'},
-            ],
         },
         'generation': {
             'seed': 'generation_annotations',
@@ -45,7 +33,6 @@
             'optional_booleans': [],
             'required_texts': ['query', 'answer'],
             'optional_texts': ['notes'],
-            'constraints': [],
         },
     } -%}
     {%- if task not in specs -%}
@@ -97,11 +84,6 @@
     {{ return(columns) }}
 {%- endmacro %}
 
-{#- The public constraint code of a logical constraint, as in docs/rules.md (Reason codes). -#}
-{% macro ragmart_constraint_code(constraint) -%}
-    {{ return('violates:' ~ constraint.name) }}
-{%- endmacro %}
-
 {#-
     The original-value columns of rejected_annotations: every column of the three exports and of
     the records seed (first seen first) except the keys the mart names on its own.
@@ -127,18 +109,6 @@
 {#- The seed an input is read from. -#}
 {% macro ragmart_input_seed(task) -%}
     {{ return(task if task in ['records', 'annotators'] else ragmart_task_spec(task).seed) }}
-{%- endmacro %}
-
-{#-
-    The columns of an input that staging parses: staging keeps the value as given under
-    `<column>_raw` and the parsed value under the column's name.
--#}
-{% macro ragmart_parsed_columns(task) -%}
-    {%- if task == 'records' -%}
-        {{ return(['model_uncertainty', 'is_adversarial', 'tier']) }}
-    {%- endif -%}
-    {%- set spec = ragmart_task_spec(task) -%}
-    {{ return(['language'] + spec.labels + spec.optional_booleans + (['chunk_rank'] if task == 'retrieval' else [])) }}
 {%- endmacro %}
 
 {#-
