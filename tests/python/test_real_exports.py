@@ -6,7 +6,8 @@ files, three parts per export. From it this module builds:
 * ``seeds``: the same rows appended into the seed files (seeds mode);
 * ``csv``: the generated CSV folder as it is (files mode), the clean-CSV reference;
 * ``shapes``: the same rows in the shapes real tools write: an Excel-style file (byte-order mark,
-  CRLF, semicolons), a tab-separated .tsv file, a gzip-compressed CSV file, a pandas round trip (ranks written ``3.0``), shuffled
+  CRLF, semicolons), one with Excel's `sep=;` first line, Excel's "Unicode text" (UTF-16, tabs),
+  a tab-separated .tsv file, a gzip-compressed CSV file, a pandas round trip (ranks written ``3.0``), shuffled
   and extra columns with the optional columns absent, Parquet written by pyarrow with native
   types (booleans, int64 and float64 labels, int64 ranks, zoned, zone-less and non-UTC
   timestamps in micro- and nanoseconds; the rows a native column cannot hold go to a CSV file beside it) and Parquet with
@@ -175,7 +176,8 @@ def _write_native_parquet(path: Path, spill: Path, header: list[str], rows: list
 def _write_shapes(src: Path, dst: Path) -> None:
     """The generated rows again, in the file shapes of real tools (see the module docstring)."""
     dst.mkdir(parents=True)
-    shutil.copyfile(src / "annotators.csv", dst / "annotators.csv")
+    header, rows = _read_rows(src / "annotators.csv")  # Excel's "Unicode text": UTF-16 with a mark, tabs
+    _write_csv(dst / "annotators_unicode.txt", header, rows, delimiter="\t", line_end="\r\n", encoding="utf-16")
     header, rows = _read_rows(src / "records.csv")
     pq.write_table(pa.table({name: pa.array([r[i] for r in rows], pa.string()) for i, name in enumerate(header)}),
                    dst / "records.parquet")
@@ -205,8 +207,9 @@ def _write_shapes(src: Path, dst: Path) -> None:
                           "grounding", label_type="int64", zone=None)
     header, rows = _read_rows(parts["grounding"][1])
     _write_csv(dst / "grounding_2_tabs.tsv", header, rows, delimiter="\t")
-    header, rows = _read_rows(parts["grounding"][2])
-    _write_csv(dst / "grounding_3_crlf.csv", header, rows, line_end="\r\n")
+    header, rows = _read_rows(parts["grounding"][2])  # Excel's `sep=;` first line names the delimiter
+    _write_csv(dst / "grounding_3_sep.csv", header, rows, delimiter=";", line_end="\r\n")
+    (dst / "grounding_3_sep.csv").write_bytes(b"sep=;\r\n" + (dst / "grounding_3_sep.csv").read_bytes())
     # generation: Parquet of text columns; plain CSV; Parquet with float64 labels and Berlin times
     header, rows = _read_rows(parts["generation"][0])
     pq.write_table(pa.table({name: pa.array([r[i] for r in rows], pa.string()) for i, name in enumerate(header)}),
@@ -257,11 +260,12 @@ def _write_hostile(src: Path, dst: Path) -> None:
 # --------------------------------------------------------------------------- builds
 
 
-def _build(tmp: Path, seed_dir: Path | None, variables: dict | None, *, must_pass: bool = True):
-    """Build the project; return the database and every message dbt logged."""
+def _build(tmp: Path, seed_dir: Path | None, variables: dict | None, *, must_pass: bool = True,
+           args: list[str] | None = None):
+    """Build the project (or run `args` on the project already in `tmp`); return the database and every message dbt logged."""
     from dbt.cli.main import dbtRunner
 
-    project = C.prepare_project(tmp, seed_dir)
+    project = tmp / "project" if args else C.prepare_project(tmp, seed_dir)
     database = tmp / "ragmart.duckdb"
     extra = ["--exclude", "resource_type:seed"] if variables and variables.get("input_mode") == "files" else []
     scenario = C.Scenario(tmp.name, vars=variables or {}, extra_args=extra)
@@ -269,8 +273,9 @@ def _build(tmp: Path, seed_dir: Path | None, variables: dict | None, *, must_pas
     previous = os.environ.get("RAGMART_DUCKDB_PATH")
     os.environ["RAGMART_DUCKDB_PATH"] = str(database)
     try:
-        result = dbtRunner(callbacks=[lambda event: messages.append(event.info.msg)]).invoke(
-            C.dbt_args(project, scenario))
+        command = args + ["--project-dir", str(project), "--profiles-dir", str(project / "profiles")] if args else \
+            C.dbt_args(project, scenario)
+        result = dbtRunner(callbacks=[lambda event: messages.append(event.info.msg)]).invoke(command)
     finally:
         C.release_duckdb()
         if previous is None:
@@ -329,7 +334,8 @@ def builds(exports, tmp_path_factory):
         return {"input_mode": "files", "input_path": str(folder), **more}
 
     return {
-        "seeds": _read(_build(tmp_path_factory.mktemp("seeds_mode"), exports["seed_dir"], None)[0]),
+        "seeds_dir": (seeds_dir := tmp_path_factory.mktemp("seeds_mode")),
+        "seeds": _read(_build(seeds_dir, exports["seed_dir"], None)[0]),
         "csv": _read(_build(tmp_path_factory.mktemp("files_csv"), None, files(exports["csv_dir"]))[0]),
         "shapes": _read(_build(tmp_path_factory.mktemp("files_shapes"), None, files(exports["shapes"]))[0]),
         "latin1": _read(_build(tmp_path_factory.mktemp("files_latin1"), None,
@@ -436,6 +442,14 @@ def test_seeds_mode_rows_are_the_rows_of_the_seed_files(exports, builds):
         assert (row[header.index("annotator_id")].strip() or None) == annotator_id
         checked += 1
     assert checked > 10
+
+
+def test_seeds_loaded_again_keep_their_rows_in_the_file(builds):
+    """dbt seed empties and reloads an existing seed table; source_row must stay the row in the file."""
+    database, _ = _build(builds["seeds_dir"], None, None, args=["seed"])
+    _build(builds["seeds_dir"], None, None, args=["run", "--select", "+rejected_annotations"])
+    again = _read(database)["rejected_ids"]
+    assert again and sorted(again) == sorted(builds["seeds"]["rejected_ids"])
 
 
 def test_files_mode_row_ids_are_the_place_in_the_files(exports, builds):

@@ -15,13 +15,15 @@ that no rows are left out unnoticed. All are appended by column name, with:
   many fields, an unterminated quote), else null. Such a row has no other value and is
   quarantined as `malformed_row`.
 
-CSV files: UTF-8 (a byte-order mark is dropped) or the var `input_encoding`; `\\n` or `\\r\\n`
-line ends; the delimiter is `,`, `;` or a tab, whichever the header line holds most (or the var
-`csv_delimiter`); `"` quotes with `""` escapes; a record may be up to 64 MB. A file DuckDB reads
-without a single rejected record is read by DuckDB alone; a file with any record DuckDB rejects is
-read again record by record here, so that every bad record is kept with its row number and the
-good ones load. Parquet files: each column is rendered as text by its meaning (booleans
-`true`/`false`, whole numbers without a fraction, times as ISO 8601, `Z` for zoned times).
+CSV files: UTF-8 (a byte-order mark is dropped) or the var `input_encoding`, and UTF-16 when the
+file starts with its byte-order mark (Excel's "Unicode text"); `\\n`, `\\r\\n` or `\\r` line ends;
+an Excel `sep=;` first line names the delimiter; else the delimiter is `,`, `;` or a tab,
+whichever the header line holds most (or the var `csv_delimiter`); `"` quotes with `""` escapes; a
+record may be up to 64 MB. A file DuckDB reads without a single rejected record is read by DuckDB
+alone; a file with any record DuckDB rejects is read again record by record here, so that every
+bad record is kept with its row number and the good ones load. Parquet files: each column is
+rendered as text by its meaning (booleans `true`/`false`, whole numbers without a fraction, times
+as ISO 8601, `Z` for zoned times).
 
 A file that cannot be read, is not valid in the declared encoding, or has two columns of one
 name stops the build with a message that names the file (and the column).
@@ -32,6 +34,7 @@ import csv
 import gzip
 import io
 import os
+import re
 import shutil
 import tempfile
 
@@ -113,19 +116,43 @@ def _count_outside_quotes(line, character):
     return count
 
 
+def _file_encoding(head, encoding):
+    """The encoding of a file from its first bytes: a UTF-16 or UTF-8 byte-order mark wins over the var."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8"
+    return encoding
+
+
+def _decode(data, encoding, file_name, final=True):
+    """The text of a file's bytes (without a byte-order mark); a clear error on bytes the encoding cannot read."""
+    if encoding == "utf-8" and data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return codecs.getincrementaldecoder(encoding)().decode(data, final=final)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ExportFileError(
+            f"{file_name}: line {line} is not valid {encoding} (byte {error.start + 1} of the file);"
+            " set the var input_encoding (utf-8 or latin-1) to the file's encoding") from None
+
+
 def _read_header(path, encoding, forced_delimiter):
-    """The delimiter and the cleaned column names of a CSV file, from its first line."""
+    """The file's encoding, delimiter, lines to skip before the header, and cleaned column names.
+
+    An Excel-style first line `sep=;` names the delimiter and is skipped.
+    """
     file_name = os.path.basename(path)
     with _open(path) as handle:
-        first = handle.readline(MAX_RECORD_BYTES)
-    if first.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
-        first = first[len(codecs.BOM_UTF8):]
-    try:
-        line = first.decode(encoding).rstrip("\r\n")
-    except UnicodeDecodeError as error:
-        raise ExportFileError(
-            f"{file_name}: the header line is not valid {encoding} (byte {error.start + 1});"
-            " set the var input_encoding (utf-8 or latin-1) to the file's encoding") from None
+        head = handle.read(1 << 20)
+    encoding = _file_encoding(head, encoding)
+    lines = re.split(r"\r\n|\n|\r", _decode(head, encoding, file_name, final=False), maxsplit=2)
+    skip = 0
+    sep_line = re.fullmatch(r"sep=(.)", lines[0].strip("\ufeff "))
+    if sep_line and len(lines) > 1:
+        skip, forced_delimiter = 1, forced_delimiter or sep_line.group(1)
+    line = lines[skip]
     if not line.strip():
         raise ExportFileError(f"{file_name}: the first line is empty; a CSV export needs a header line")
     if forced_delimiter is not None:
@@ -134,14 +161,14 @@ def _read_header(path, encoding, forced_delimiter):
         counts = {char: _count_outside_quotes(line, char) for char in DELIMITERS}
         delimiter = max(DELIMITERS, key=lambda char: counts[char]) if max(counts.values()) > 0 else ","
     names = next(csv.reader([line], delimiter=delimiter, quotechar='"', doublequote=True))
-    return delimiter, _clean_names(names, file_name)
+    return encoding, delimiter, skip, _clean_names(names, file_name)
 
 
-def _csv_options(columns, delimiter, encoding):
+def _csv_options(columns, delimiter, encoding, skip=0):
     column_types = ", ".join(f"{_sql_text(name)}: 'VARCHAR'" for name in columns)
     return (
         "header = true, auto_detect = false, columns = " + "{" + column_types + "}"
-        + f", delim = {_sql_text(delimiter)},"
+        + f", delim = {_sql_text(delimiter)}, skip = {skip},"
         f" quote = '\"', escape = '\"', encoding = {_sql_text(encoding)}, max_line_size = {MAX_RECORD_BYTES},"
         " strict_mode = true")
 
@@ -199,20 +226,15 @@ def _data_records(text, delimiter, n_columns):
         position = end + 1
 
 
-def _reread_csv(path, columns, delimiter, encoding, work_dir, file_index):
+def _reread_csv(path, columns, delimiter, encoding, skip, work_dir, file_index):
     """Read a CSV file record by record; write its good records and bad ones to a clean CSV file."""
     file_name = os.path.basename(path)
     with _open(path) as handle:
-        data = handle.read()
-    if data.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
-        data = data[len(codecs.BOM_UTF8):]
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ExportFileError(
-            f"{file_name}: line {line} is not valid {encoding} (byte {error.start + 1} of the file);"
-            " set the var input_encoding (utf-8 or latin-1) to the file's encoding") from None
+        text = _decode(handle.read(), encoding, file_name)
+    if "\n" not in text:
+        text = text.replace("\r", "\n")  # old Mac line ends
+    if skip:
+        text = text.split("\n", skip)[-1]
     clean_path = os.path.join(work_dir, f"file_{file_index}.csv")
     with open(clean_path, "w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
@@ -227,8 +249,8 @@ def _reread_csv(path, columns, delimiter, encoding, work_dir, file_index):
 
 def _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter, work_dir):
     file_name = os.path.basename(path)
-    delimiter, columns = _read_header(path, encoding, forced_delimiter)
-    options = _csv_options(columns, delimiter, encoding)
+    encoding, delimiter, skip, columns = _read_header(path, encoding, forced_delimiter)
+    options = _csv_options(columns, delimiter, encoding, skip)
     rejected = _duckdb_rejects(session, path, options, f"ragmart_rejects_{file_index}")
     constants = (f"{_sql_text(input_name)} as ragmart_input, {file_index} as ragmart_file_index,"
                  f" {_sql_text(file_name)} as ragmart_source_file, {_sql_text(','.join(columns))} as ragmart_file_columns")
@@ -236,7 +258,7 @@ def _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter,
         return (f"select {constants}, ordinality as ragmart_source_row,"
                 " cast(null as varchar) as ragmart_malformed_record, * exclude (ordinality)"
                 f" from read_csv({_sql_text(path)}, {options}) with ordinality")
-    clean_path = _reread_csv(path, columns, delimiter, encoding, work_dir, file_index)
+    clean_path = _reread_csv(path, columns, delimiter, encoding, skip, work_dir, file_index)
     clean_columns = ["ragmart_source_row", "ragmart_malformed_record", *columns]
     clean_options = _csv_options(clean_columns, ",", "utf-8")
     selected = ", ".join(f"nullif({_identifier(name)}, '') as {_identifier(name)}" for name in columns)
