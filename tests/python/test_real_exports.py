@@ -478,6 +478,19 @@ def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_pa
     assert "grounding_annotations_part002.csv: the column 'notes' appears twice" in text
 
 
+def test_a_file_that_does_not_match_its_header_stops_the_build(exports, tmp_path):
+    """A header with one name too many (a trailing delimiter, a forced wrong delimiter): not a few bad rows."""
+    folder = tmp_path / "header"
+    folder.mkdir()
+    for path in _export_files(exports["csv_dir"]):
+        shutil.copyfile(path, folder / path.name)
+    target = folder / "generation_annotations_part002.csv"
+    lines = target.read_text(encoding="utf-8").split("\n", 1)
+    target.write_text(lines[0] + ",\n" + lines[1], encoding="utf-8")
+    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
+    assert "generation_annotations_part002.csv: not one of its records matches its header" in text
+
+
 def test_a_file_named_for_an_input_in_another_format_stops_the_build(exports, tmp_path):
     folder = tmp_path / "xlsx"
     folder.mkdir()

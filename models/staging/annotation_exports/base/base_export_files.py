@@ -236,14 +236,25 @@ def _reread_csv(path, columns, delimiter, encoding, skip, work_dir, file_index):
     if skip:
         text = text.split("\n", skip)[-1]
     clean_path = os.path.join(work_dir, f"file_{file_index}.csv")
+    n_rows = n_malformed = 0
+    first_malformed = None
     with open(clean_path, "w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["ragmart_source_row", "ragmart_malformed_record", *columns])
         for source_row, (fields, record) in enumerate(_data_records(text, delimiter, len(columns)), start=1):
+            n_rows += 1
             if fields is None:
+                n_malformed += 1
+                first_malformed = first_malformed or record
                 writer.writerow([source_row, record, *([""] * len(columns))])
             else:
                 writer.writerow([source_row, "", *fields])
+    if n_rows > 1 and n_malformed == n_rows:
+        # not a few bad records but a file that does not match its own header: say so, naming the file
+        raise ExportFileError(
+            f"{file_name}: not one of its records matches its header ({len(columns)} columns split by"
+            f" {delimiter!r}: {', '.join(columns)}); the first record reads {first_malformed[:200]!r}. Check the"
+            " delimiter (var csv_delimiter) and the header line")
     return clean_path
 
 
