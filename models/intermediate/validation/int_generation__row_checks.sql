@@ -35,7 +35,8 @@ checked as (
         false as was_repaired,
         case
             when is_malformed then 'malformed_row'
-            else nullif(concat_ws(';',
+            else nullif(concat_ws(
+                ';',
                 case when {{ ragmart_invalid_boolean('helpful') }} then 'invalid_boolean:helpful' end,
                 case when {{ ragmart_invalid_boolean('incomplete') }} then 'invalid_boolean:incomplete' end,
                 case when {{ ragmart_invalid_boolean('proper_action') }} then 'invalid_boolean:proper_action' end,

@@ -29,7 +29,8 @@ checked as (
         fabricated_source,
         case
             when is_malformed then 'malformed_row'
-            else nullif(concat_ws(';',
+            else nullif(concat_ws(
+                ';',
                 case
                     when {{ ragmart_invalid_boolean('contradicted_claim_present') }}
                         then 'invalid_boolean:contradicted_claim_present'

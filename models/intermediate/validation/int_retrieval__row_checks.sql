@@ -29,7 +29,8 @@ checked as (
         misleading,
         case
             when is_malformed then 'malformed_row'
-            else nullif(concat_ws(';',
+            else nullif(concat_ws(
+                ';',
                 case when {{ ragmart_invalid_boolean('can_answer') }} then 'invalid_boolean:can_answer' end,
                 case when {{ ragmart_invalid_boolean('evidence_sufficient') }} then 'invalid_boolean:evidence_sufficient' end,
                 case when {{ ragmart_invalid_boolean('misleading') }} then 'invalid_boolean:misleading' end,
