@@ -1,5 +1,39 @@
 {#-
-    The generation export as read, narrowed: the row id, the short columns as given (text) and a
-    blank flag per long text; see the model's docs for why this is a table of its own.
+    The generation export as read, narrowed: the row id, where the row came from, the short columns as
+    given (text) and a blank flag per long text; see the model's docs for why this is a table of
+    its own. The input is the seed or, in files mode, the export files (ragmart_input_rows).
 -#}
-{{ ragmart_base_export('generation') }}
+
+with
+
+source as (
+
+    {{ ragmart_input_rows('generation') }}
+
+),
+
+narrowed as (
+
+    select
+        annotation_row_id,
+        source_file,
+        source_row,
+        malformed_record is not null as is_malformed,
+        record_uuid,
+        annotator_id,
+        task,
+        language,
+        created_at,
+        proper_action,
+        response_on_topic,
+        helpful,
+        incomplete,
+        unsafe_content,
+        {{ ragmart_is_blank('query') }} as is_missing_query,
+        {{ ragmart_is_blank('answer') }} as is_missing_answer
+
+    from source
+
+)
+
+select * from narrowed

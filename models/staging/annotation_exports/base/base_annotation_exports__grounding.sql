@@ -1,5 +1,40 @@
 {#-
-    The grounding export as read, narrowed: the row id, the short columns as given (text) and a
-    blank flag per long text; see the model's docs for why this is a table of its own.
+    The grounding export as read, narrowed: the row id, where the row came from, the short columns as
+    given (text) and a blank flag per long text; see the model's docs for why this is a table of
+    its own. The input is the seed or, in files mode, the export files (ragmart_input_rows).
 -#}
-{{ ragmart_base_export('grounding') }}
+
+with
+
+source as (
+
+    {{ ragmart_input_rows('grounding') }}
+
+),
+
+narrowed as (
+
+    select
+        annotation_row_id,
+        source_file,
+        source_row,
+        malformed_record is not null as is_malformed,
+        record_uuid,
+        annotator_id,
+        task,
+        language,
+        created_at,
+        support_present,
+        unsupported_claim_present,
+        contradicted_claim_present,
+        source_cited,
+        fabricated_source,
+        {{ ragmart_is_blank('query') }} as is_missing_query,
+        {{ ragmart_is_blank('answer') }} as is_missing_answer,
+        {{ ragmart_is_blank('context_set') }} as is_missing_context_set
+
+    from source
+
+)
+
+select * from narrowed
