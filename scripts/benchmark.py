@@ -1,11 +1,17 @@
-"""Benchmark ragmart's full `dbt build` in files mode against a hand-written floor query and ranx.
+"""Benchmark ragmart's full `dbt build` in files mode against two hand-written floors and ranx.
 
 For each size (retrieval rows; grounding and generation exports get one row per record and
 annotator), the script generates an export with scripts/generate_exports.py (reused when it is
 already there), then measures, each in its own process:
 
-- floor: one hand-written DuckDB query that computes MRR@10 and NDCG@10 straight from the CSV
+- floor query: one hand-written DuckDB query that computes MRR@10 and NDCG@10 straight from the CSV
   files (no validation, no consensus beyond "any annotator said so", no tests);
+- core-job floor: scripts/core_floor.py, the core work of docs/rules.md by hand in plain DuckDB SQL
+  in one process (every row check and reason code, superseding, duplicates, rank conflicts, the
+  consensus, every measure with its interval for the overall and language slices, the quarantine
+  with its original values; no agreement, tiers, judges, marts or tests). After the dbt build it
+  runs again with --check on the build's database (not timed): the status column says whether its
+  results equal the build's marts;
 - dbt build: the whole project in files mode (every model and every data test), with DuckDB's
   default memory limit (80 % of RAM) and, when --memory-limit is given, once more under that cap;
 - ranx: MRR@10 and NDCG@10 with ranx on the same labels (skipped above --ranx-max-rows).
@@ -16,8 +22,8 @@ and one query per model and test). After each dbt build it lists the slowest nod
 run_results.json.
 
 It reports wall time, peak memory (max RSS of the process and its children), rows per second and
-the ratio to the floor, and writes the table to docs/benchmarks.md. Timings are measured, never
-asserted: this is a report, not a test.
+each step's ratio to both floors, and writes the table to docs/benchmarks.md. Timings are
+measured, never asserted: this is a report, not a test.
 
 Usage: python scripts/benchmark.py [--sizes 200000 2000000 10000000] [--memory-limit 3GB] [--work DIR]
        [--out docs/benchmarks.md]
@@ -109,6 +115,9 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path | None = None) ->
     return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:]}
 
 
+CORE_FLOOR = str(PROJECT / "scripts" / "core_floor.py")
+
+
 def generate(rows: int, work: Path, annotators: int, chunks: int, name: str | None = None) -> Path:
     # every record dual-annotated (as in the issue's reference case); the generator adds LLM-judge,
     # adjudicator and bad rows on top, so the actual row count is reported from its summary
@@ -143,8 +152,26 @@ def run_floor(folder: Path) -> dict:
     return measure([PYTHON, "-c", code])
 
 
+def run_core_floor(folder: Path) -> dict:
+    return measure([PYTHON, CORE_FLOOR, str(folder)])
+
+
+def check_core_floor(folder: Path, database: Path) -> str:
+    """Whether the core-job floor's results equal the marts of a dbt build of the same folder (not timed)."""
+    result = measure([PYTHON, CORE_FLOOR, str(folder), "--check", str(database)])
+    lines = result["output"].strip().splitlines()
+    if result["exit"] == 0:
+        return "equal to the dbt build's marts"
+    print(result["output"], file=sys.stderr)
+    return lines[-1] if lines else f"check failed (exit {result['exit']})"
+
+
+def dbt_database(folder: Path, work: Path) -> Path:
+    return work / f"bench_{folder.name}.duckdb"
+
+
 def run_dbt(folder: Path, work: Path, memory_limit: str | None = None) -> dict:
-    database = work / f"bench_{folder.name}.duckdb"
+    database = dbt_database(folder, work)
     for suffix in ("", ".wal"):
         Path(str(database) + suffix).unlink(missing_ok=True)
     env = dict(os.environ, RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
@@ -226,24 +253,32 @@ def main() -> int:
     for size in args.sizes:
         folder = generate(size, args.work, args.annotators, args.chunks)
         rows = count_rows(folder) or size
-        steps = [("floor query (MRR@10, NDCG@10)", run_floor), (dbt_step, lambda f: run_dbt(f, args.work))]
+        steps = [("floor query (MRR@10, NDCG@10)", run_floor), ("core-job floor (scripts/core_floor.py)", run_core_floor),
+                 (dbt_step, lambda f: run_dbt(f, args.work))]
         if args.memory_limit:
             steps.append((f"{dbt_step}, DuckDB memory_limit {args.memory_limit}",
                           lambda f: run_dbt(f, args.work, args.memory_limit)))
         if size <= args.ranx_max_rows:
             steps.append(("ranx (ndcg_burges@10, mrr@10)", run_ranx))
-        floor_seconds = None
+        floors: dict[str, dict] = {}
         for name, step in steps:
             print(f"{size:>12,} rows: {name} ...", file=sys.stderr, flush=True)
             result = step(folder)
-            if name.startswith("floor"):
-                floor_seconds = result["seconds"]
-            result.update(size=size, rows=rows, step=name, ratio=result["seconds"] / floor_seconds)
+            if name.startswith(("floor", "core-job floor")):
+                floors["core" if name.startswith("core") else "query"] = result
+            result.update(size=size, rows=rows, step=name, ratio=result["seconds"] / floors["query"]["seconds"])
             status = "ok" if result["exit"] == 0 else f"exit {result['exit']}"
             print(f"{'':>12}  {result['seconds']:.1f} s, {result['peak_mib']:.0f} MiB, {status}", file=sys.stderr)
             if result["exit"] != 0:
                 print(result["output"], file=sys.stderr)
+            if name == dbt_step and result["exit"] == 0 and floors.get("core", {}).get("exit") == 0:
+                print(f"{'':>12}  core-job floor --check against this build ...", file=sys.stderr, flush=True)
+                floors["core"]["check"] = check_core_floor(folder, dbt_database(folder, args.work))
+                print(f"{'':>12}  {floors['core']['check']}", file=sys.stderr)
             results.append(result)
+        for result in results[-len(steps):]:
+            core = floors.get("core")
+            result["core_ratio"] = result["seconds"] / core["seconds"] if core and core["exit"] == 0 else None
 
     lines = [
         "# Benchmarks",
@@ -252,18 +287,26 @@ def main() -> int:
         "generated CSV export (`scripts/generate_exports.py --dual-rate 1.0`: every query labelled by 2 annotators,",
         "10 chunks per query, plus LLM-judge, adjudicator and bad rows; grounding and generation exports with one row",
         "per record and annotator). Peak memory is the maximum resident set size of",
-        "the process and its children. The ratio is the step's wall time over the floor query's, measured in the same",
-        "run.",
+        "the process and its children. Two floors, each measured in the same run: the floor query (MRR@10 and NDCG@10",
+        "from the CSV in one query, no validation) and the core-job floor (`scripts/core_floor.py`: every row check,",
+        "superseding, duplicates and rank conflicts, the consensus, every measure with its interval for the overall and",
+        "language slices and the quarantine, by hand in plain DuckDB SQL in one process). The ratios are the step's",
+        "wall time over each floor's. The core-job floor's status says whether its results equal the dbt build's marts",
+        "(`scripts/core_floor.py --check`, run after the build and not timed).",
         "",
         f"Machine: {machine()}.",
         "",
-        "| retrieval rows | step | wall time (s) | peak memory (MiB) | rows per second | ratio to floor | status |",
-        "|---:|---|---:|---:|---:|---:|---|",
+        "| retrieval rows | step | wall time (s) | peak memory (MiB) | rows per second | ratio to floor query | "
+        "ratio to core-job floor | status |",
+        "|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
         status = "ok" if r["exit"] == 0 else f"failed (exit {r['exit']})"
+        if r.get("check"):
+            status += f"; {r['check']}"
+        core_ratio = f"{r['core_ratio']:.2f}" if r.get("core_ratio") is not None else "-"
         lines.append(f"| {r['rows']:,} | {r['step']} | {r['seconds']:.1f} | {r['peak_mib']:,.0f} | "
-                     f"{r['rows'] / r['seconds']:,.0f} | {r['ratio']:.2f} | {status} |")
+                     f"{r['rows'] / r['seconds']:,.0f} | {r['ratio']:.2f} | {core_ratio} | {status} |")
     if fixed:
         status = "ok" if fixed["exit"] == 0 else f"failed (exit {fixed['exit']})"
         lines += ["", f"Fixed cost: the same dbt build on a tiny export ({fixed['rows']:,} retrieval rows) took "
