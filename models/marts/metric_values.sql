@@ -1,9 +1,28 @@
-{#- Every metric in long form for BI tools: per family, metric, K and slice, with its 95 % interval. -#}
+{#-
+    Every metric in long form for BI tools: per family, metric, K and slice, with its 95 % interval;
+    the human consensus's slices and the judges' value of the label_source slice.
+-#}
 with
+
+human_summary as (
+
+    select * from {{ ref('int_metrics__summary') }}
+
+),
+
+judge_summary as (
+
+    select * from {{ ref('int_judges__metric_summary') }}
+
+),
 
 summary as (
 
-    select * from {{ ref('int_metrics__summary') }}
+    select * from human_summary
+
+    union all
+
+    select * from judge_summary
 
 ),
 

@@ -1,22 +1,15 @@
 {#-
-    Every metric per slice: the mean of the per-record values, the records behind it and its
-    95 % interval (docs/rules.md, metric_values). A slice row exists when the slice has at least
-    one resolved record. Every slice of ragmart_slices() reads the human consensus only; the
-    judge-estimated records (int_judges__record_values, label source `judges`) appear in the
-    `label_source` slice alone, as slice value `judges`, beside `human`.
+    Every metric per slice of the human consensus: the mean of the per-record values, the records
+    behind it and its 95 % interval (docs/rules.md, metric_values). A slice row exists when the
+    slice has at least one resolved record. The judges' value of the `label_source` slice is
+    int_judges__metric_summary, which metric_values adds; the human metric marts read this model
+    alone, so no judge model is among their ancestors.
 -#}
 with
 
 record_values as (
 
     select * from {{ ref('int_metrics__record_values') }}
-
-),
-
-judge_estimated_values as (
-
-    select * from {{ ref('int_judges__record_values') }}
-    where label_source = 'judges'
 
 ),
 
@@ -33,20 +26,11 @@ sliced as (
         value
 
     from record_values
+    {%- if not loop.last %}
 
     union all
+    {%- endif %}
     {%- endfor %}
-
-    select
-        family,
-        metric,
-        k,
-        'label_source' as slice_dimension,
-        'judges' as slice_value,
-        interval_method,
-        value
-
-    from judge_estimated_values
 
 ),
 
