@@ -501,6 +501,24 @@ def test_a_file_named_for_an_input_in_another_format_stops_the_build(exports, tm
     assert "retrieval_week2.xlsx: its name makes it a retrieval file" in text
 
 
+def test_unusable_annotator_rows_stop_the_build(exports, tmp_path):
+    """An unknown kind or role, or an id listed twice, would move the consensus silently."""
+    folder = tmp_path / "annotators"
+    folder.mkdir()
+    for path in _export_files(exports["csv_dir"]):
+        shutil.copyfile(path, folder / path.name)
+    header, rows = _read_rows(folder / "annotators.csv")
+    rows += [["gpt.judge", "AI", "annotator", "a judge of an unknown kind"], [rows[0][0], "HUMAN", "reviewer", "again"]]
+    _write_csv(folder / "annotators.csv", header, rows)
+    C.prepare_project(tmp_path / "build", None)
+    variables = json.dumps({"input_mode": "files", "input_path": str(folder)})
+    _, text = _build(tmp_path / "build", None, None, must_pass=False,
+                     args=["build", "--select", "+assert_annotators_are_valid", "--vars", variables])
+    assert "row(s) of the annotators input cannot be used as they are" in text
+    assert "annotator_kind AI, role annotator: annotator_kind is not HUMAN, LLM or CODE" in text
+    assert "role reviewer: role is not annotator or adjudicator; annotator_id listed more than once" in text
+
+
 def test_missing_annotators_and_mass_rejection_fail_the_build(exports, tmp_path):
     folder = tmp_path / "bad"
     folder.mkdir()
