@@ -1,5 +1,6 @@
 {#-
-    95 % intervals of metric_values (docs/rules.md, Intervals). z defaults to 1.96.
+    95 % intervals of metric_values (docs/rules.md, Intervals). Wilson uses z = 1.96; the
+    interval of a mean uses t_0.975(n − 1) (ragmart_student_t_975).
     Wilson score interval for a proportion p of n records (measures that are 0 or 1 per record).
 -#}
 {% macro ragmart_wilson_bound(proportion, n, side, z=1.96) -%}
@@ -25,16 +26,17 @@
 {%- endmacro %}
 
 {#-
-    Normal interval of a mean: mean ± z · s / √n with the sample standard deviation s, clipped
-    to [0, 1]; null when n < 2.
+    Interval of a mean: mean ± t · s / √n with the sample standard deviation s and t =
+    t_0.975(n − 1), clipped to [0, 1]; null when n < 2. `t` is the SQL of that quantile (a column
+    holding ragmart_student_t_975(n − 1), so that it is computed once for both sides).
 -#}
-{% macro ragmart_mean_bound(mean, stddev, n, side, z=1.96) -%}
+{% macro ragmart_mean_bound(mean, stddev, n, t, side) -%}
     case
         when {{ n }} >= 2 then
             {% if side == 'lower' -%}
-            greatest(0.0, {{ mean }} - {{ z }} * {{ stddev }} / sqrt({{ n }}))
+            greatest(0.0, {{ mean }} - {{ t }} * {{ stddev }} / sqrt({{ n }}))
             {%- else -%}
-            least(1.0, {{ mean }} + {{ z }} * {{ stddev }} / sqrt({{ n }}))
+            least(1.0, {{ mean }} + {{ t }} * {{ stddev }} / sqrt({{ n }}))
             {%- endif %}
     end
 {%- endmacro %}

@@ -89,7 +89,11 @@
         {{ 'scored.k' if metric.family == 'retrieval' else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as k,
         scored.record_uuid,
         scored.language,
-        '{{ metric.interval }}' as interval_method,
+        {% if metric.interval == 'wilson_at_k1' -%}
+        case when scored.k = 1 then 'wilson' else 'mean' end
+        {%- else -%}
+        '{{ metric.interval }}'
+        {%- endif %} as interval_method,
         cast({{ metric.column }} as {{ ragmart_type_double() }}) as value
 
     from {{ sources[metric.family] }} as scored
@@ -103,43 +107,53 @@
 {#-
     Per-record metric values summarised per group (docs/rules.md, metric_values): the mean, the
     records behind it (non-null values) and the 95 % interval given by each row's
-    interval_method (`wilson` or `mean`). `relation` has the `group_columns`, interval_method
-    and value. Returns a select of the group columns, value, n_units, n_records (rows, null
-    values included), ci_lower and ci_upper.
+    interval_method (`wilson`, or `mean`: mean ± t_0.975(n − 1) · s/√n). `relation` has the
+    `group_columns`, interval_method and value. Returns a select of the group columns, value,
+    n_units, n_records (rows, null values included), ci_lower and ci_upper.
 -#}
 {% macro ragmart_metric_summary(relation, group_columns) -%}
     select
         {%- for column in group_columns %}
-        aggregated.{{ column }},
+        with_quantile.{{ column }},
         {%- endfor %}
-        aggregated.value,
-        aggregated.n_units,
-        aggregated.n_records,
+        with_quantile.value,
+        with_quantile.n_units,
+        with_quantile.n_records,
         case
-            when aggregated.interval_method = 'wilson'
-                then {{ ragmart_wilson_bound('aggregated.value', 'aggregated.n_units', 'lower') }}
-            else {{ ragmart_mean_bound('aggregated.value', 'aggregated.value_stddev', 'aggregated.n_units', 'lower') }}
+            when with_quantile.interval_method = 'wilson'
+                then {{ ragmart_wilson_bound('with_quantile.value', 'with_quantile.n_units', 'lower') }}
+            else {{ ragmart_mean_bound('with_quantile.value', 'with_quantile.value_stddev', 'with_quantile.n_units',
+                                       'with_quantile.t_quantile', 'lower') }}
         end as ci_lower,
         case
-            when aggregated.interval_method = 'wilson'
-                then {{ ragmart_wilson_bound('aggregated.value', 'aggregated.n_units', 'upper') }}
-            else {{ ragmart_mean_bound('aggregated.value', 'aggregated.value_stddev', 'aggregated.n_units', 'upper') }}
+            when with_quantile.interval_method = 'wilson'
+                then {{ ragmart_wilson_bound('with_quantile.value', 'with_quantile.n_units', 'upper') }}
+            else {{ ragmart_mean_bound('with_quantile.value', 'with_quantile.value_stddev', 'with_quantile.n_units',
+                                       'with_quantile.t_quantile', 'upper') }}
         end as ci_upper
 
     from (
 
         select
-            {%- for column in group_columns %}
-            {{ column }},
-            {%- endfor %}
-            interval_method,
-            avg(value) as value,
-            count(value) as n_units,
-            count(*) as n_records,
-            stddev_samp(value) as value_stddev
+            aggregated.*,
+            {{ ragmart_student_t_975('aggregated.n_units - 1') | indent(12) }} as t_quantile
 
-        from {{ relation }}
-        group by {{ group_columns | join(', ') }}, interval_method
+        from (
 
-    ) as aggregated
+            select
+                {%- for column in group_columns %}
+                {{ column }},
+                {%- endfor %}
+                interval_method,
+                avg(value) as value,
+                count(value) as n_units,
+                count(*) as n_records,
+                stddev_samp(value) as value_stddev
+
+            from {{ relation }}
+            group by {{ group_columns | join(', ') }}, interval_method
+
+        ) as aggregated
+
+    ) as with_quantile
 {%- endmacro %}

@@ -1,15 +1,17 @@
 {#-
     The 16 metrics of ADR 0002 with their public names (docs/rules.md, metric_values), the
-    per-record column they average, and their interval: `wilson` for the measures that are 0 or 1
-    per record by definition, `mean` (mean ± 1.96·s/√n) for the others.
+    per-record column they average, and their interval (docs/rules.md, Intervals): `wilson` for
+    the measures that are 0 or 1 per record by definition at every K, `wilson_at_k1` for those
+    that are 0 or 1 per record at K = 1 only (Wilson at K = 1, the interval of the mean above),
+    `mean` (mean ± t·s/√n) for the others.
 -#}
 {% macro ragmart_metrics() -%}
     {{ return([
-        {'family': 'retrieval', 'metric': 'topical_precision', 'column': 'topical_precision', 'interval': 'mean'},
+        {'family': 'retrieval', 'metric': 'topical_precision', 'column': 'topical_precision', 'interval': 'wilson_at_k1'},
         {'family': 'retrieval', 'metric': 'sufficiency_hit', 'column': 'sufficiency_hit', 'interval': 'wilson'},
-        {'family': 'retrieval', 'metric': 'sufficiency_rate', 'column': 'sufficiency_rate', 'interval': 'mean'},
-        {'family': 'retrieval', 'metric': 'misleading_context_rate', 'column': 'misleading_context_rate', 'interval': 'mean'},
-        {'family': 'retrieval', 'metric': 'mrr', 'column': 'reciprocal_rank', 'interval': 'mean'},
+        {'family': 'retrieval', 'metric': 'sufficiency_rate', 'column': 'sufficiency_rate', 'interval': 'wilson_at_k1'},
+        {'family': 'retrieval', 'metric': 'misleading_context_rate', 'column': 'misleading_context_rate', 'interval': 'wilson_at_k1'},
+        {'family': 'retrieval', 'metric': 'mrr', 'column': 'reciprocal_rank', 'interval': 'wilson_at_k1'},
         {'family': 'retrieval', 'metric': 'ndcg', 'column': 'ndcg', 'interval': 'mean'},
         {'family': 'grounding', 'metric': 'grounding_presence_rate', 'column': 'support_present', 'interval': 'wilson'},
         {'family': 'grounding', 'metric': 'unsupported_claim_rate', 'column': 'unsupported_claim_present', 'interval': 'wilson'},

@@ -1,6 +1,8 @@
 {#-
     Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
-    two or more votes (docs/rules.md, Agreement and tiers); computed in int_agreement__label_agreement.
+    two or more votes (docs/rules.md, Agreement and tiers), with the 95 % record-clustered
+    jackknife intervals of alpha and AC1 and the probability that alpha misses its target
+    (Agreement uncertainty); computed in int_agreement__label_agreement.
 -#}
 with
 
@@ -24,7 +26,12 @@ final as (
         cast(gwet_ac1 as {{ ragmart_type_double() }}) as gwet_ac1,
         cast(prevalence as {{ ragmart_type_double() }}) as prevalence,
         cast(alpha_target as {{ ragmart_type_double() }}) as alpha_target,
-        meets_target
+        meets_target,
+        cast(alpha_ci_lower as {{ ragmart_type_double() }}) as alpha_ci_lower,
+        cast(alpha_ci_upper as {{ ragmart_type_double() }}) as alpha_ci_upper,
+        cast(ac1_ci_lower as {{ ragmart_type_double() }}) as ac1_ci_lower,
+        cast(ac1_ci_upper as {{ ragmart_type_double() }}) as ac1_ci_upper,
+        cast(p_alpha_below_target as {{ ragmart_type_double() }}) as p_alpha_below_target
 
     from label_agreement
 

@@ -1,8 +1,8 @@
 {#-
     How well each judge (annotator of kind LLM or CODE, whatever its role) agrees with the human
     consensus, per task, label and tier (all, tier_b), over the units whose label has a resolved
-    human consensus and an accepted row of that judge (docs/rules.md, Judges). Computed in
-    int_judges__label_agreement.
+    human consensus and an accepted row of that judge (docs/rules.md, Judges), with kappa's 95 %
+    record-clustered jackknife interval. Computed in int_judges__label_agreement.
 -#}
 with
 
@@ -32,7 +32,9 @@ final as (
         cast(human_prevalence as {{ ragmart_type_double() }}) as human_prevalence,
         cast(judge_prevalence as {{ ragmart_type_double() }}) as judge_prevalence,
         cast(alpha_humans as {{ ragmart_type_double() }}) as alpha_humans,
-        cast(alpha_with_judge as {{ ragmart_type_double() }}) as alpha_with_judge
+        cast(alpha_with_judge as {{ ragmart_type_double() }}) as alpha_with_judge,
+        cast(kappa_ci_lower as {{ ragmart_type_double() }}) as kappa_ci_lower,
+        cast(kappa_ci_upper as {{ ragmart_type_double() }}) as kappa_ci_upper
 
     from label_agreement
 

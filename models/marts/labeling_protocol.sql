@@ -2,7 +2,9 @@
     ADR-001 protocol accounting per family and tier (tier_a triage, tier_b gold, all): records and
     their share against the 40 % gold target, dual-annotated, disagreeing, adjudicated and pending
     records, the triage spot-check rate against its 10 % target, the weakest label's alpha against
-    0.75, and the labeling cost of the set.
+    0.75, and the labeling cost of the set; then what the agreement intervals say about that
+    target: the lowest 95 % lower bound of alpha and the largest probability that a label's alpha
+    misses the target (docs/rules.md, Agreement uncertainty).
 -#}
 {%- set gold_share_target = ragmart_number_var('gold_share_target', 0.40) %}
 with
@@ -139,7 +141,9 @@ alphas as (
         tier,
         count(krippendorff_alpha) as n_labels_with_alpha,
         min(krippendorff_alpha) as min_krippendorff_alpha,
-        sum(case when meets_target then 1 else 0 end) as n_labels_meeting_target
+        sum(case when meets_target then 1 else 0 end) as n_labels_meeting_target,
+        min(alpha_ci_lower) as min_alpha_ci_lower,
+        max(p_alpha_below_target) as max_p_alpha_below_target
 
     from label_agreement
     group by task, tier
@@ -186,7 +190,9 @@ final as (
             (counted.n_records - counted.n_dual_annotated) * {{ ragmart_number_var('single_annotation_cost', 0.16) }}
             + counted.n_dual_annotated * {{ ragmart_number_var('dual_annotation_cost', 0.40) }}
             as {{ ragmart_type_double() }}
-        ) as labeling_cost
+        ) as labeling_cost,
+        cast(alphas.min_alpha_ci_lower as {{ ragmart_type_double() }}) as min_alpha_ci_lower,
+        cast(alphas.max_p_alpha_below_target as {{ ragmart_type_double() }}) as max_p_alpha_below_target
 
     from counted
     inner join family_totals

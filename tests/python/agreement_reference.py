@@ -21,6 +21,15 @@ Entry point: ``compute(seed_dir, null_mode=..., constraint_policy=..., ...)`` re
 Statistics are computed exactly (``fractions.Fraction``) with the formulas as docs/rules.md
 writes them and converted to float at the end.
 
+Uncertainty (docs/rules.md, Agreement uncertainty): each interval is a direct leave-one-record-out
+recomputation -- for every record g holding a unit of the row, the statistic is computed again
+from scratch (``label_stats`` / ``pair_stats``) on the units of the other records -- then
+SE = sqrt((G' - 1)/G' * sum (theta_-g - mean)^2) over the G' defined replicates, theta -/+
+t_0.975(G' - 1) * SE clipped to [-1, 1] (t from ``scipy.stats.t``), and
+p_alpha_below_target = Phi((target - alpha)/SE) (``scipy.stats.norm``).  For alpha and AC1 the
+left-out records are those holding a unit with two or more votes; AC1 drops the record's
+single-vote units with them.
+
 Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they matter)
 ---------------------------------------------------------------------------------
 * ``records`` cells are loaded like the other seeds (``reference.read_csv``: empty, and under
@@ -45,6 +54,7 @@ Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they m
 from __future__ import annotations
 
 import csv
+import math
 import random
 import re
 from collections import Counter, defaultdict
@@ -65,9 +75,10 @@ DEFAULT_ALPHA_TARGET = 0.75
 
 AGREEMENT_COLUMNS = ["task", "label", "tier", "n_units", "n_annotators", "n_pairable_values",
                      "observed_agreement", "krippendorff_alpha", "gwet_ac1", "prevalence",
-                     "alpha_target", "meets_target"]
+                     "alpha_target", "meets_target", "alpha_ci_lower", "alpha_ci_upper",
+                     "ac1_ci_lower", "ac1_ci_upper", "p_alpha_below_target"]
 PAIR_COLUMNS = ["task", "label", "annotator_a", "annotator_b", "n_shared_units",
-                "observed_agreement", "cohen_kappa"]
+                "observed_agreement", "cohen_kappa", "kappa_ci_lower", "kappa_ci_upper"]
 
 _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
 
@@ -213,6 +224,59 @@ def _f(x):
     return None if x is None else float(x)
 
 
+# --------------------------------------------------------------------------- jackknife
+
+def jackknife(theta, replicates: list) -> dict:
+    """The record-clustered jackknife of a statistic ``theta`` from its leave-one-record-out
+    ``replicates`` (one per left-out record, None when undefined): n (G'), se, lower, upper."""
+    from scipy import stats
+
+    values = [v for v in replicates if v is not None]
+    g = len(values)
+    if g == 0:
+        se = None
+    elif all(v == values[0] for v in values):
+        se = 0.0
+    else:
+        mean = sum(values) / g
+        se = math.sqrt(float(Fraction(g - 1, g) * sum((v - mean) ** 2 for v in values)))
+    lower = upper = None
+    if theta is not None and g >= 2:
+        t = float(stats.t.ppf(0.975, g - 1))
+        lower = max(-1.0, float(theta) - t * se)
+        upper = min(1.0, float(theta) + t * se)
+    return {"n": g, "se": se, "lower": lower, "upper": upper}
+
+
+def probability_below(theta, se, target: float):
+    """Phi((target - theta)/se); None when se is 0 or None (or theta is None)."""
+    from scipy import stats
+
+    if theta is None or not se:
+        return None
+    return float(stats.norm.cdf((target - float(theta)) / se))
+
+
+def label_jackknife(units_by_record: dict) -> dict:
+    """alpha and AC1 jackknife of one (task, label, tier): ``units_by_record`` maps each record
+    to the vote lists of its units (at least one vote each)."""
+    left_out = [rec for rec, units in units_by_record.items() if any(len(u) >= 2 for u in units)]
+    rest = {rec: [u for other, units in units_by_record.items() if other != rec for u in units]
+            for rec in left_out}
+    reps = {rec: label_stats(units) for rec, units in rest.items()}
+    return {"alpha": [None if r is None else r["krippendorff_alpha"] for r in reps.values()],
+            "ac1": [None if r is None else r["gwet_ac1"] for r in reps.values()]}
+
+
+def pair_jackknife(pairs_by_record: dict) -> list:
+    """Kappa without each record's shared units, for one pair (records with a shared unit)."""
+    out = []
+    for rec in pairs_by_record:
+        rest = [p for other, prs in pairs_by_record.items() if other != rec for p in prs]
+        out.append(pair_stats(rest)["cohen_kappa"] if rest else None)
+    return out
+
+
 # --------------------------------------------------------------------------- main
 
 @dataclass
@@ -287,6 +351,13 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                 s = label_stats([[lab[label] for lab in u] for u in units])
                 if s is None:
                     continue
+                by_record: dict[str, list] = defaultdict(list)
+                for u, vs in sorted(votes[task].items()):
+                    if tier == "all" or tiers[task][u[0]] == tier:
+                        by_record[u[0]].append([lab[label] for lab in vs.values()])
+                reps = label_jackknife(by_record)
+                jk_alpha = jackknife(s["krippendorff_alpha"], reps["alpha"])
+                jk_ac1 = jackknife(s["gwet_ac1"], reps["ac1"])
                 voters = {a for u, vs in votes[task].items() if len(vs) >= 2
                           and (tier == "all" or tiers[task][u[0]] == tier) for a in vs}
                 alpha = s["krippendorff_alpha"]
@@ -298,17 +369,25 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                     "prevalence": _f(s["prevalence"]), "alpha_target": agreement_alpha_target,
                     "meets_target": None if alpha is None else
                     bool(alpha >= Fraction(str(agreement_alpha_target))),
+                    "alpha_ci_lower": jk_alpha["lower"], "alpha_ci_upper": jk_alpha["upper"],
+                    "ac1_ci_lower": jk_ac1["lower"], "ac1_ci_upper": jk_ac1["upper"],
+                    "p_alpha_below_target": probability_below(alpha, jk_alpha["se"],
+                                                              agreement_alpha_target),
                 })
             shared: dict[tuple, list] = defaultdict(list)
-            for vs in votes[task].values():
+            shared_by_record: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
+            for u, vs in votes[task].items():
                 for a, b in combinations(sorted(vs), 2):
                     shared[(a, b)].append((vs[a][label], vs[b][label]))
+                    shared_by_record[(a, b)][u[0]].append((vs[a][label], vs[b][label]))
             for (a, b), prs in sorted(shared.items()):
                 p = pair_stats(prs)
+                jk = jackknife(p["cohen_kappa"], pair_jackknife(shared_by_record[(a, b)]))
                 pairs.append({"task": task, "label": label, "annotator_a": a, "annotator_b": b,
                               "n_shared_units": p["n_shared_units"],
                               "observed_agreement": _f(p["observed_agreement"]),
-                              "cohen_kappa": _f(p["cohen_kappa"])})
+                              "cohen_kappa": _f(p["cohen_kappa"]),
+                              "kappa_ci_lower": jk["lower"], "kappa_ci_upper": jk["upper"]})
     marts = {"annotator_agreement": agreement, "annotator_pair_agreement": pairs}
     return AgreementReference(ref, records, rejected, tiers, reasons, votes, marts,
                               ambiguities + list(ref.ambiguities))

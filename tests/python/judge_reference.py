@@ -24,6 +24,9 @@ Contract, as read here
   consensus 1, tn = judge 0 & consensus 0.  accuracy = (tp + tn) / n.
 * cohen_kappa = (p_o - p_e) / (1 - p_e), p_o = accuracy, p_e = pJ1 pC1 + pJ0 pC0 with the
   judge's and the consensus's marginals over those units; null when p_e = 1.
+  kappa_ci_lower / kappa_ci_upper: the record-clustered jackknife, kappa recomputed on the
+  units of every other record for each record holding a compared unit
+  (``agreement_reference.jackknife``).
 * precision = tp / (tp + fp), null when tp + fp = 0; recall = tp / (tp + fn), null when
   tp + fn = 0; f1 = 2 P R / (P + R), null when P or R is null or both are 0.
 
@@ -76,7 +79,7 @@ JUDGE_TIERS = ("all", "tier_b")
 JUDGE_KEY = ["annotator_id", "task", "label", "tier"]
 JUDGE_VALUES = ["n_units", "tp", "fp", "fn", "tn", "accuracy", "cohen_kappa", "precision",
                 "recall", "f1", "human_prevalence", "judge_prevalence", "alpha_humans",
-                "alpha_with_judge"]
+                "alpha_with_judge", "kappa_ci_lower", "kappa_ci_upper"]
 JUDGE_COLUMNS = JUDGE_KEY + JUDGE_VALUES
 DEFAULT_MIN_KAPPA = 0.6
 
@@ -168,6 +171,18 @@ class JudgeReference:
         return {tuple(r[c] for c in MV_KEY): r for r in self.label_source_rows}
 
 
+def kappa_replicates(unit_pairs: list) -> list:
+    """Kappa of the judge against the consensus without each record's units, recomputed from
+    the remaining (unit, judge, consensus) triples (docs/rules.md, Agreement uncertainty)."""
+    records = sorted({unit[0] for unit, _, _ in unit_pairs})
+    out = []
+    for rec in records:
+        rest = [(j, c) for unit, j, c in unit_pairs if unit[0] != rec]
+        stats = confusion_stats(rest)
+        out.append(None if stats is None else stats["cohen_kappa"])
+    return out
+
+
 def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject",
             agr: A.AgreementReference | None = None, judge_min_kappa=DEFAULT_MIN_KAPPA,
             k_values=R.DEFAULT_K_VALUES, **agreement_kwargs) -> JudgeReference:
@@ -227,6 +242,8 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
         for c in ("accuracy", "cohen_kappa", "precision", "recall", "f1", "human_prevalence",
                   "judge_prevalence", "alpha_humans", "alpha_with_judge"):
             out[c] = _f(s[c])
+        jk = A.jackknife(s["cohen_kappa"], kappa_replicates(pairs[key]))
+        out["kappa_ci_lower"], out["kappa_ci_upper"] = jk["lower"], jk["upper"]
         rows.append(out)
     jr = JudgeReference(agr, judges, dict(pairs), judge_rows, rows, ambiguities,
                         min_kappa=judge_min_kappa, k_values=tuple(sorted(set(k_values))))

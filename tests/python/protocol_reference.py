@@ -65,7 +65,7 @@ PROTOCOL_COLUMNS = ["task", "tier", "n_records", "share_of_records", "target_sha
                     "n_dual_annotated", "n_disagreeing", "n_adjudicated", "n_pending",
                     "dual_annotation_rate", "spot_check_rate_target", "n_labels_with_alpha",
                     "min_krippendorff_alpha", "alpha_target", "meets_alpha_target",
-                    "labeling_cost"]
+                    "labeling_cost", "min_alpha_ci_lower", "max_p_alpha_below_target"]
 DRIFT_KEY = ["task", "week_start"]
 DRIFT_COLUMNS = ["task", "iso_week", "week_start", "n_spot_checked_units",
                  "n_disagreeing_units", "disagreement_rate", "previous_week_disagreement_rate",
@@ -209,8 +209,20 @@ def labeling_protocol(ref, agr, vrows, params, notes) -> list[dict]:
                     if row["task"] == task and row["tier"] == tier
                     and row["krippendorff_alpha"] is not None),
                 "labeling_cost": _f(cost),
+                # over the tier's labels, from the reference's jackknife of annotator_agreement
+                "min_alpha_ci_lower": _extreme(min, agr, task, tier, "alpha_ci_lower"),
+                "max_p_alpha_below_target": _extreme(max, agr, task, tier,
+                                                     "p_alpha_below_target"),
             })
     return out
+
+
+def _extreme(pick, agr, task: str, tier: str, column: str):
+    """min or max of a column of the reference's annotator_agreement rows of (task, tier),
+    nulls left out; None when every one is null."""
+    values = [row[column] for row in agr.marts["annotator_agreement"]
+              if row["task"] == task and row["tier"] == tier and row[column] is not None]
+    return pick(values) if values else None
 
 
 def labeling_drift(agr, vrows, params, notes) -> list[dict]:

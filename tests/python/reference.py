@@ -58,9 +58,12 @@ Decisions taken where docs/rules.md is silent
   resolved record.  ``conditional_fabrication_rate`` in a slice with resolved records but
   no cited answer is a row with value null, ``n_units`` 0 and null interval.
 * Wilson interval: centre (p + z^2/2n)/(1 + z^2/n), half-width
-  z*sqrt(p(1-p)/n + z^2/4n^2)/(1 + z^2/n), z = 1.96, clipped to [0, 1].  t-style interval:
-  mean -/+ 1.96*s/sqrt(n) with the sample standard deviation, clipped to [0, 1], null when
-  n < 2.
+  z*sqrt(p(1-p)/n + z^2/4n^2)/(1 + z^2/n), z = 1.96, clipped to [0, 1], for the measures that
+  are 0 or 1 per record at that K: sufficiency_hit at every K, at K = 1 also topical_precision,
+  sufficiency_rate, misleading_context_rate and mrr, every grounding and generation rate.
+  t interval for the others: mean -/+ t*s/sqrt(n) with the sample standard deviation and t the
+  0.975 quantile of Student's t with n - 1 degrees of freedom (``scipy.stats.t.ppf``), clipped
+  to [0, 1], null when n < 2.
 """
 
 from __future__ import annotations
@@ -140,6 +143,8 @@ GENERATION_METRICS = {
 # measures that are 0 or 1 per record by definition -> Wilson interval
 WILSON_METRICS = ({"sufficiency_hit", "conditional_fabrication_rate"}
                   | set(GROUNDING_METRICS) | set(GENERATION_METRICS))
+# retrieval measures that are 0 or 1 per record at K = 1 only (one chunk, denominator 1)
+WILSON_AT_K1_METRICS = {"topical_precision", "sufficiency_rate", "misleading_context_rate", "mrr"}
 
 MART_COLUMNS = {
     "retrieval_metrics": ["k", "n_queries", "n_pending_adjudication", "topical_precision_at_k",
@@ -250,14 +255,27 @@ def wilson(p: float | None, n: int) -> tuple[float | None, float | None]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def t_interval(values: list[float]) -> tuple[float | None, float | None]:
+def t_quantile(df: int) -> float:
+    """t_0.975(df), the 0.975 quantile of Student's t (scipy)."""
+    from scipy import stats
+
+    return float(stats.t.ppf(0.975, df))
+
+
+def t_interval(values: list[float], quantile: float | None = None) -> tuple[float | None, float | None]:
+    """mean -/+ t*s/sqrt(n), t = t_0.975(n - 1) unless ``quantile`` is given."""
     n = len(values)
     if n < 2:
         return None, None
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z * math.sqrt(var) / math.sqrt(n)
+    t = t_quantile(n - 1) if quantile is None else quantile
+    half = t * math.sqrt(var) / math.sqrt(n)
     return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def uses_wilson(metric: str, k: int | None) -> bool:
+    return metric in WILSON_METRICS or (k == 1 and metric in WILSON_AT_K1_METRICS)
 
 
 def mean(values: list[float]) -> float | None:
@@ -544,7 +562,7 @@ def retrieval_record_measures(units: list[dict], k_values) -> dict[int, dict[str
 
 
 def metric_row(family, metric, k, dim, value_key, values: list[float], wilson_n=None):
-    if metric in WILSON_METRICS:
+    if uses_wilson(metric, k):
         n = len(values) if wilson_n is None else wilson_n
         v = mean(values)
         lo, hi = wilson(v, n)

@@ -18,6 +18,7 @@ Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 from __future__ import annotations
 
 import csv
+import math
 import os
 import subprocess
 import sys
@@ -611,3 +612,121 @@ def test_generated_scenario_covers_the_cases(ag_builds):
     assert any(why["grounding"].get(rid) == "voters" == why["generation"].get(rid)
                and a.tiers["grounding"][rid] != a.tiers["generation"][rid]
                for rid in a.tiers["grounding"])
+
+
+# =========================================================================== jackknife intervals
+#
+# Direct leave-one-record-out recomputations, independent of agreement_reference.py: alpha of
+# the remaining units with the ``krippendorff`` package, AC1 and kappa by the direct formulas
+# above (kappa also with scikit-learn on the sample), t from scipy.stats.t and Phi from
+# scipy.stats.norm.
+
+def _jackknife_bounds(theta, replicates):
+    from scipy import stats
+
+    values = [v for v in replicates if v is not None]
+    g = len(values)
+    if g == 0:
+        se = None
+    elif max(values) - min(values) == 0:
+        se = 0.0
+    else:
+        mean = float(np.mean(values))
+        se = float(np.sqrt((g - 1) / g * np.sum((np.array(values) - mean) ** 2)))
+    if theta is None or g < 2:
+        return se, None, None
+    t = stats.t.ppf(0.975, g - 1)
+    return se, max(-1.0, theta - t * se), min(1.0, theta + t * se)
+
+
+def _by_record(unit_votes: dict) -> dict:
+    out: dict = {}
+    for unit, votes in unit_votes.items():
+        out.setdefault(unit[0], {})[unit] = votes
+    return out
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_cross_check_alpha_and_ac1_jackknife(ag_builds, name):
+    """Every annotator_agreement row's alpha and AC1 intervals and p_alpha_below_target against
+    a leave-one-record-out recomputation with the krippendorff package and the direct formulas."""
+    from scipy import stats
+
+    b = _built(ag_builds, name)
+    problems = []
+    for got in b.marts["annotator_agreement"][1]:
+        uv = b.agr.unit_votes(got["task"], got["label"], got["tier"])
+        records = _by_record(uv)
+        left_out = [r for r, units in records.items() if any(len(v) >= 2 for v in units.values())]
+        alphas, ac1s = [], []
+        for rec in left_out:
+            rest = {u: v for u, v in uv.items() if u[0] != rec}
+            has_pairable = any(len(v) >= 2 for v in rest.values())
+            alphas.append(_package_alpha(rest) if has_pairable else None)
+            ac1s.append(_direct_label(rest)["gwet_ac1"] if has_pairable else None)
+        alpha = _package_alpha(uv)
+        ac1 = _direct_label(uv)["gwet_ac1"]
+        se_alpha, lo, hi = _jackknife_bounds(alpha, alphas)
+        _, ac1_lo, ac1_hi = _jackknife_bounds(ac1, ac1s)
+        p = (None if alpha is None or not se_alpha else
+             float(stats.norm.cdf((got["alpha_target"] - alpha) / se_alpha)))
+        want = {"alpha_ci_lower": lo, "alpha_ci_upper": hi, "ac1_ci_lower": ac1_lo,
+                "ac1_ci_upper": ac1_hi, "p_alpha_below_target": p}
+        key = tuple(got[c] for c in AG_KEY)
+        for c, v in want.items():
+            if not _same(v, got[c]):
+                problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got[c]!r}")
+    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_cross_check_pair_kappa_jackknife(ag_builds, name):
+    b = _built(ag_builds, name)
+    sk = None
+    if name == "sample":
+        sk = pytest.importorskip("sklearn.metrics").cohen_kappa_score
+    problems = []
+    for got in b.marts["annotator_pair_agreement"][1]:
+        a_, b_ = got["annotator_a"], got["annotator_b"]
+        uv = b.agr.unit_votes(got["task"], got["label"])
+        shared = {u: (v[a_], v[b_]) for u, v in uv.items() if a_ in v and b_ in v}
+        records = sorted({u[0] for u in shared})
+        kappas = []
+        for rec in records:
+            rest = [p for u, p in shared.items() if u[0] != rec]
+            k = _direct_kappa(rest) if rest else None
+            if sk is not None and k is not None:
+                k_sk = float(sk([x for x, _ in rest], [y for _, y in rest]))
+                if not _same(k_sk, k):
+                    problems.append(f"sklearn and the closed form differ: {k_sk} {k}")
+            kappas.append(k)
+        _, lo, hi = _jackknife_bounds(_direct_kappa(list(shared.values())), kappas)
+        key = tuple(got[c] for c in PAIR_KEY)
+        for c, v in (("kappa_ci_lower", lo), ("kappa_ci_upper", hi)):
+            if not _same(v, got[c]):
+                problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got[c]!r}")
+    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+
+
+def test_jackknife_three_records_by_hand():
+    """The three-record case of the dbt unit test agreement_jackknife_by_record, with the package:
+    r1 (0,0,0), r2 (1,1,1), r3 (0,0) and (1,0); alpha 5/8, replicates 1/2, 0, 1, SE = sqrt(1/3);
+    and a record whose removal leaves one value only (alpha undefined): no replicate."""
+    units = {("r1", "c1"): {"a": 0, "b": 0, "c": 0}, ("r2", "c1"): {"a": 1, "b": 1, "c": 1},
+             ("r3", "c1"): {"a": 0, "b": 0}, ("r3", "c2"): {"a": 1, "b": 0}}
+    assert _package_alpha(units) == pytest.approx(5 / 8, abs=TOL)
+    reps = [_package_alpha({u: v for u, v in units.items() if u[0] != rec})
+            for rec in ("r1", "r2", "r3")]
+    assert reps == pytest.approx([0.5, 0.0, 1.0], abs=TOL)
+    se, lo, hi = _jackknife_bounds(5 / 8, reps)
+    assert se == pytest.approx(math.sqrt(1 / 3), abs=TOL)
+    assert (lo, hi) == (-1.0, 1.0)              # 5/8 -/+ 4.303 * 0.577, clipped
+    jk = A.jackknife(Fraction(5, 8), [Fraction(1, 2), Fraction(0), Fraction(1)])
+    assert (jk["n"], jk["se"]) == (3, pytest.approx(math.sqrt(1 / 3), abs=TOL))
+    # r2 holds every 1: without it alpha is undefined (the package refuses one value)
+    undefined = {("r1", "c1"): {"a": 0, "b": 0}, ("r2", "c1"): {"a": 1, "b": 1},
+                 ("r3", "c1"): {"a": 0, "b": 0, "c": 0}}
+    assert _package_alpha({u: v for u, v in undefined.items() if u[0] != "r2"}) is None
+    jk = A.jackknife(Fraction(1), [Fraction(1), None, Fraction(1)])
+    assert (jk["n"], jk["se"], jk["lower"], jk["upper"]) == (2, 0.0, 1.0, 1.0)
+    assert A.probability_below(Fraction(1), jk["se"], 0.75) is None

@@ -439,6 +439,39 @@ def test_cross_check_direct(judge_builds, name):
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 
 
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_cross_check_kappa_jackknife(judge_builds, name):
+    """kappa_ci_lower / kappa_ci_upper of every mart row against a leave-one-record-out
+    recomputation: the 2x2 table of the pairs of every other record, kappa by the direct
+    formula, SE = sqrt((G' - 1)/G' sum (k - mean)^2), t from scipy.stats.t, clipped to [-1, 1]."""
+    from scipy import stats
+
+    b = _built(judge_builds, name)
+    problems = []
+    for got in b.mart[1]:
+        key = tuple(got.get(c) for c in J.JUDGE_KEY)
+        triples = b.jr.pairs[key]
+        kappas = []
+        for rec in sorted({unit[0] for unit, _, _ in triples}):
+            table = Counter((j, c) for unit, j, c in triples if unit[0] != rec)
+            kappas.append(direct_measures(table[(1, 1)], table[(1, 0)], table[(0, 1)],
+                                          table[(0, 0)])["cohen_kappa"] if table else None)
+        values = [k for k in kappas if k is not None]
+        g = len(values)
+        lo = hi = None
+        if got["cohen_kappa"] is not None and g >= 2:
+            mean = sum(values) / g
+            se = 0.0 if max(values) == min(values) else math.sqrt(
+                (g - 1) / g * sum((k - mean) ** 2 for k in values))
+            t = float(stats.t.ppf(0.975, g - 1))
+            kappa = direct_measures(got["tp"], got["fp"], got["fn"], got["tn"])["cohen_kappa"]
+            lo, hi = max(-1.0, kappa - t * se), min(1.0, kappa + t * se)
+        for c, v in (("kappa_ci_lower", lo), ("kappa_ci_upper", hi)):
+            if not _same(v, got.get(c)):
+                problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got.get(c)!r}")
+    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+
+
 # =========================================================================== scenario coverage
 
 def test_sample_has_judges(judge_builds):

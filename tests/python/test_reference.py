@@ -84,10 +84,30 @@ def test_wilson_and_t():
     assert lo == pytest.approx(centre - half) and hi == pytest.approx(centre + half)
     assert R.wilson(None, 0) == (None, None)
     assert R.t_interval([0.5]) == (None, None)
-    lo, hi = R.t_interval([0.0, 1.0])     # mean .5, s = .7071, half = 1.96*.7071/1.4142 = .98
+    lo, hi = R.t_interval([0.0, 1.0], 1.96)   # mean .5, s = .7071, half = 1.96*.7071/1.4142 = .98
     assert lo == pytest.approx(0.0) and hi == pytest.approx(1.0)
-    lo, hi = R.t_interval([0.2, 0.4])     # s = .141421, half = 1.96*.1 = .196
+    lo, hi = R.t_interval([0.2, 0.4], 1.96)   # s = .141421, half = 1.96*.1 = .196
     assert lo == pytest.approx(0.104) and hi == pytest.approx(0.496)
+    # with t_0.975(1) = tan(0.475 pi) = 12.7062...: half = 12.7062 * .1 = 1.27062, clipped
+    assert R.t_quantile(1) == pytest.approx(math.tan(0.475 * math.pi), abs=1e-12)
+    assert R.t_interval([0.2, 0.4]) == (0.0, 1.0)
+    # n = 3: [0.5, 0.55, 0.6], s = 0.05, t_0.975(2) = 4.302652729749464 (closed form for df 2:
+    # t = (2p - 1)/sqrt(2p(1 - p)), p = 0.975); half = 4.30265 * 0.05/sqrt(3) = 0.124207
+    t2 = 0.95 / math.sqrt(2 * 0.975 * 0.025)
+    assert R.t_quantile(2) == pytest.approx(t2, abs=1e-12)
+    lo, hi = R.t_interval([0.5, 0.55, 0.6])
+    assert lo == pytest.approx(0.55 - t2 * 0.05 / math.sqrt(3), abs=1e-12)
+    assert hi == pytest.approx(0.55 + t2 * 0.05 / math.sqrt(3), abs=1e-12)
+
+
+def test_wilson_at_k1():
+    # Wilson for the measures that are 0 or 1 per record at that K, the t interval otherwise
+    assert R.uses_wilson("sufficiency_hit", 5) and R.uses_wilson("helpfulness_rate", None)
+    for metric in ("topical_precision", "sufficiency_rate", "misleading_context_rate", "mrr"):
+        assert R.uses_wilson(metric, 1) and not R.uses_wilson(metric, 3)
+    assert not R.uses_wilson("ndcg", 1)
+    row = R.metric_row("retrieval", "mrr", 1, "overall", "all", [1.0, 0.0, 0.0, 1.0])
+    assert (row["ci_lower"], row["ci_upper"]) == R.wilson(0.5, 4)
 
 
 # ------------------------------------------------------------------ statuses and reasons
@@ -321,7 +341,13 @@ def test_metric_values_by_hand(ref):
     s = math.sqrt(2 * (1 / 12) ** 2)          # sample sd of {1/6, 0}
     assert r["n_units"] == 2 and r["value"] == pytest.approx(1 / 12)
     assert r["ci_lower"] == 0.0                                  # clipped
-    assert r["ci_upper"] == pytest.approx(1 / 12 + 1.96 * s / math.sqrt(2))
+    # t_0.975(1) = tan(0.475 pi) = 12.706 instead of 1.96: 1/12 + 12.706 * s/sqrt(2) =
+    # 1/12 + 12.706/12 > 1, clipped (with 1.96 it was 1/12 + 1.96 * s/sqrt(2) = 0.2467)
+    assert 1 / 12 + math.tan(0.475 * math.pi) * s / math.sqrt(2) > 1
+    assert r["ci_upper"] == 1.0
+    # at K = 1 MRR is 0 or 1 per record, so its interval is Wilson's
+    r = by_key(ref, "retrieval", "mrr", 1)
+    assert (r["ci_lower"], r["ci_upper"]) == R.wilson(r["value"], r["n_units"])
     # sufficiency_hit is Wilson: p = 0 with n = 3 still has a positive upper bound
     r = by_key(ref, "retrieval", "sufficiency_hit", 1, "language", "de")
     assert r["value"] == 0.0 and r["ci_upper"] == pytest.approx(1.96 ** 2 / 3 / (1 + 1.96 ** 2 / 3))

@@ -5,6 +5,9 @@
     unit. Read by the marts annotator_agreement and labeling_protocol. The voters are counted per
     task and tier from the wide vote rows (ragmart_voter_rows): every accepted row carries every
     label of its task, so a unit has the same votes for all its labels and so the same voters.
+    The 95 % intervals of alpha and AC1 and p_alpha_below_target use the record-clustered
+    jackknife standard errors of int_agreement__label_jackknife (docs/rules.md, Agreement
+    uncertainty).
 -#}
 with
 
@@ -17,6 +20,12 @@ unit_votes as (
 record_tiers as (
 
     select * from {{ ref('int_records__tiers') }}
+
+),
+
+label_jackknife as (
+
+    select * from {{ ref('int_agreement__label_jackknife') }}
 
 ),
 {%- for task in ragmart_tasks() %}
@@ -164,6 +173,37 @@ measured as (
 
 ),
 
+with_uncertainty as (
+
+    select
+        measured.*,
+        cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
+        label_jackknife.alpha_n_replicates,
+        label_jackknife.alpha_standard_error,
+        label_jackknife.ac1_n_replicates,
+        label_jackknife.ac1_standard_error,
+        {{ ragmart_student_t_975('label_jackknife.alpha_n_replicates - 1') | indent(8) }} as alpha_t_quantile,
+        {{ ragmart_student_t_975('label_jackknife.ac1_n_replicates - 1') | indent(8) }} as ac1_t_quantile
+
+    from measured
+    left join label_jackknife
+        on
+            measured.task = label_jackknife.task
+            and measured.label = label_jackknife.label
+            and measured.tier = label_jackknife.tier
+
+),
+
+with_z as (
+
+    select
+        *,
+        {{ ragmart_jackknife_z('krippendorff_alpha', 'alpha_standard_error', 'alpha_target') }} as alpha_target_z
+
+    from with_uncertainty
+
+),
+
 final as (
 
     select
@@ -177,13 +217,29 @@ final as (
         krippendorff_alpha,
         gwet_ac1,
         prevalence,
-        cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
+        alpha_target,
         case
             when krippendorff_alpha is not null
                 then krippendorff_alpha >= {{ ragmart_number_var('agreement_alpha_target', 0.75) }}
-        end as meets_target
+        end as meets_target,
+        alpha_n_replicates,
+        alpha_standard_error,
+        {{ ragmart_jackknife_bound('krippendorff_alpha', 'alpha_standard_error', 'alpha_n_replicates',
+                                   'alpha_t_quantile', 'lower') }} as alpha_ci_lower,
+        {{ ragmart_jackknife_bound('krippendorff_alpha', 'alpha_standard_error', 'alpha_n_replicates',
+                                   'alpha_t_quantile', 'upper') }} as alpha_ci_upper,
+        ac1_n_replicates,
+        ac1_standard_error,
+        {{ ragmart_jackknife_bound('gwet_ac1', 'ac1_standard_error', 'ac1_n_replicates', 'ac1_t_quantile', 'lower') }}
+            as ac1_ci_lower,
+        {{ ragmart_jackknife_bound('gwet_ac1', 'ac1_standard_error', 'ac1_n_replicates', 'ac1_t_quantile', 'upper') }}
+            as ac1_ci_upper,
+        case
+            when krippendorff_alpha is not null
+                then {{ ragmart_normal_cdf('alpha_target_z') | indent(16) }}
+        end as p_alpha_below_target
 
-    from measured
+    from with_z
 
 )
 

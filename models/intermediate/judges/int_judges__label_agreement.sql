@@ -3,13 +3,20 @@
     over the units of int_judges__compared_labels (docs/rules.md, Judges): confusion counts,
     accuracy, Cohen's kappa, precision, recall and F1; the human and judge prevalence; and
     Krippendorff's alpha of the human votes on those units without and with the judge as one
-    more coder.
+    more coder. Kappa's 95 % interval uses the record-clustered jackknife standard error of
+    int_judges__kappa_jackknife (docs/rules.md, Agreement uncertainty).
 -#}
 with
 
 compared_labels as (
 
     select * from {{ ref('int_judges__compared_labels') }}
+
+),
+
+kappa_jackknife as (
+
+    select * from {{ ref('int_judges__kappa_jackknife') }}
 
 ),
 
@@ -96,6 +103,34 @@ measured as (
 
 ),
 
+with_kappa as (
+
+    select
+        *,
+        {{ ragmart_cohen_kappa('accuracy', 'judge_prevalence', 'human_prevalence') }} as cohen_kappa
+
+    from measured
+
+),
+
+with_uncertainty as (
+
+    select
+        with_kappa.*,
+        kappa_jackknife.kappa_n_replicates,
+        kappa_jackknife.kappa_standard_error,
+        {{ ragmart_student_t_975('kappa_jackknife.kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
+
+    from with_kappa
+    left join kappa_jackknife
+        on
+            with_kappa.annotator_id = kappa_jackknife.annotator_id
+            and with_kappa.task = kappa_jackknife.task
+            and with_kappa.label = kappa_jackknife.label
+            and with_kappa.tier = kappa_jackknife.tier
+
+),
+
 final as (
 
     select
@@ -109,7 +144,13 @@ final as (
         fn,
         tn,
         accuracy,
-        {{ ragmart_cohen_kappa('accuracy', 'judge_prevalence', 'human_prevalence') }} as cohen_kappa,
+        cohen_kappa,
+        kappa_n_replicates,
+        kappa_standard_error,
+        {{ ragmart_jackknife_bound('cohen_kappa', 'kappa_standard_error', 'kappa_n_replicates', 'kappa_t_quantile', 'lower') }}
+            as kappa_ci_lower,
+        {{ ragmart_jackknife_bound('cohen_kappa', 'kappa_standard_error', 'kappa_n_replicates', 'kappa_t_quantile', 'upper') }}
+            as kappa_ci_upper,
         precision_value,
         recall_value,
         {{ ragmart_f1('precision_value', 'recall_value') }} as f1,
@@ -120,7 +161,7 @@ final as (
         {{ ragmart_krippendorff_alpha('n_values_with_judge', 'n_positive_values_with_judge', 'disagreement_with_judge') }}
             as alpha_with_judge
 
-    from measured
+    from with_uncertainty
 
 )
 

@@ -1,0 +1,185 @@
+{#-
+    Agreement of every pair of voters (annotator_a < annotator_b) per task and label over the units
+    both labelled (tier all): shared units, observed agreement, Cohen's kappa and its 95 %
+    record-clustered jackknife interval (docs/rules.md, Agreement and tiers, Agreement
+    uncertainty). The votes are paired in wide form (ragmart_voter_rows: one row per voter and
+    unit, every label a column), so each pair of rows is joined once for all the labels of its
+    task, and counted per record: the pair's counts are the sums over its records, and a record's
+    replicate (kappa without that record's shared units) is the totals minus its counts.
+    Read by the mart annotator_pair_agreement.
+-#}
+with
+{%- for task in ragmart_tasks() %}
+{%- set labels = ragmart_task_spec(task).labels %}
+
+{{ task }}_votes as (
+    {{ ragmart_voter_rows(task) | indent(4) }}
+
+),
+
+{{ task }}_pair_records as (
+
+    select
+        votes_a.annotator_id as annotator_a,
+        votes_b.annotator_id as annotator_b,
+        votes_a.record_uuid,
+        count(*) as n_shared_units,
+        {%- for label in labels %}
+        sum(case when votes_a.{{ label }} = votes_b.{{ label }} then 1 else 0 end) as n_agreeing_{{ label }},
+        sum(votes_a.{{ label }}) as n_positive_a_{{ label }},
+        sum(votes_b.{{ label }}) as n_positive_b_{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from {{ task }}_votes as votes_a
+    inner join {{ task }}_votes as votes_b
+        on
+            votes_a.record_uuid = votes_b.record_uuid
+            and votes_a.unit_chunk_key = votes_b.unit_chunk_key
+            and {{ ragmart_collate_binary('votes_a.annotator_id') }} < votes_b.annotator_id
+    group by votes_a.annotator_id, votes_b.annotator_id, votes_a.record_uuid
+
+),
+{%- endfor %}
+
+record_counts as (
+    {{- ragmart_unpivot_labels('{task}_pair_records', [
+        'annotator_a',
+        'annotator_b',
+        'record_uuid',
+        'n_shared_units',
+        'n_agreeing_{label} as n_agreeing',
+        'n_positive_a_{label} as n_positive_a',
+        'n_positive_b_{label} as n_positive_b',
+    ]) }}
+
+),
+
+totals as (
+
+    select
+        task,
+        label,
+        annotator_a,
+        annotator_b,
+        sum(n_shared_units) as n_shared_units,
+        sum(n_agreeing) as n_agreeing,
+        sum(n_positive_a) as n_positive_a,
+        sum(n_positive_b) as n_positive_b
+
+    from record_counts
+    group by task, label, annotator_a, annotator_b
+
+),
+
+measured as (
+
+    select
+        task,
+        label,
+        annotator_a,
+        annotator_b,
+        n_shared_units,
+        cast(n_agreeing as {{ ragmart_type_double() }}) / n_shared_units as observed_agreement,
+        cast(n_positive_a as {{ ragmart_type_double() }}) / n_shared_units as positive_share_a,
+        cast(n_positive_b as {{ ragmart_type_double() }}) / n_shared_units as positive_share_b
+
+    from totals
+
+),
+
+left_out as (
+
+    select
+        totals.task,
+        totals.label,
+        totals.annotator_a,
+        totals.annotator_b,
+        record_counts.record_uuid,
+        totals.n_shared_units - record_counts.n_shared_units as n_shared_units,
+        totals.n_agreeing - record_counts.n_agreeing as n_agreeing,
+        totals.n_positive_a - record_counts.n_positive_a as n_positive_a,
+        totals.n_positive_b - record_counts.n_positive_b as n_positive_b
+
+    from record_counts
+    inner join totals
+        on
+            record_counts.task = totals.task
+            and record_counts.label = totals.label
+            and record_counts.annotator_a = totals.annotator_a
+            and record_counts.annotator_b = totals.annotator_b
+
+),
+
+replicates as (
+
+    select
+        task,
+        label,
+        annotator_a,
+        annotator_b,
+        record_uuid,
+        case
+            when n_shared_units > 0 then {{ ragmart_cohen_kappa(
+                'cast(n_agreeing as ' ~ ragmart_type_double() ~ ') / n_shared_units',
+                'cast(n_positive_a as ' ~ ragmart_type_double() ~ ') / n_shared_units',
+                'cast(n_positive_b as ' ~ ragmart_type_double() ~ ') / n_shared_units',
+            ) | indent(16) }}
+        end as cohen_kappa
+
+    from left_out
+
+),
+
+standard_errors as (
+
+    {{ ragmart_jackknife_standard_errors('replicates', ['task', 'label', 'annotator_a', 'annotator_b'], ['cohen_kappa']) }}
+
+),
+
+with_kappa as (
+
+    select
+        measured.task,
+        measured.label,
+        measured.annotator_a,
+        measured.annotator_b,
+        measured.n_shared_units,
+        measured.observed_agreement,
+        {{ ragmart_cohen_kappa('measured.observed_agreement', 'measured.positive_share_a', 'measured.positive_share_b') }}
+            as cohen_kappa,
+        standard_errors.cohen_kappa_n_replicates as kappa_n_replicates,
+        standard_errors.cohen_kappa_standard_error as kappa_standard_error,
+        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
+
+    from measured
+    inner join standard_errors
+        on
+            measured.task = standard_errors.task
+            and measured.label = standard_errors.label
+            and measured.annotator_a = standard_errors.annotator_a
+            and measured.annotator_b = standard_errors.annotator_b
+
+),
+
+final as (
+
+    select
+        task,
+        label,
+        annotator_a,
+        annotator_b,
+        n_shared_units,
+        observed_agreement,
+        cohen_kappa,
+        kappa_n_replicates,
+        kappa_standard_error,
+        {{ ragmart_jackknife_bound('cohen_kappa', 'kappa_standard_error', 'kappa_n_replicates', 'kappa_t_quantile', 'lower') }}
+            as kappa_ci_lower,
+        {{ ragmart_jackknife_bound('cohen_kappa', 'kappa_standard_error', 'kappa_n_replicates', 'kappa_t_quantile', 'upper') }}
+            as kappa_ci_upper
+
+    from with_kappa
+
+)
+
+select * from final
