@@ -16,10 +16,14 @@ in name order. Under the default vars (`constraint_policy: reject`, `accepted_la
   missing from the annotators file is a HUMAN annotator): adjudicated, single or unanimous,
   majority, tied; resolved units and records; the record language;
 - every retrieval measure at every K, the grounding and generation rates and conditional
-  fabrication: means over the resolved records, with the intervals of
-  macros/metrics/ragmart_intervals.sql as of this script (Wilson for sufficiency hit and the rates,
-  mean +- 1.96 s / sqrt(n) for the others), for the `overall` and `language` slices, and
-  n_pending_adjudication;
+  fabrication: means over the resolved records, with the intervals of docs/rules.md (Intervals;
+  macros/metrics/ragmart_intervals.sql as of this script): Wilson (z = 1.96) for every measure
+  that is 0 or 1 per record at that K (sufficiency hit at every K; at K = 1 also topical precision,
+  sufficiency rate, misleading context rate and MRR; every grounding and generation rate,
+  conditional fabrication included), elsewhere mean +- t s / sqrt(n) with t = t_0.975(n - 1),
+  Student's t quantile (the project's table for 1 to 100 degrees of freedom, its Cornish-Fisher
+  expansion above, so the same doubles as ragmart_student_t_975), clipped to [0, 1] and null when
+  n < 2; for the `overall` and `language` slices, and n_pending_adjudication;
 - the quarantine: every rejected row (the records input's too) with its reasons, its file and data
   row, and its original values as given in the file.
 
@@ -35,7 +39,8 @@ How it is kept fast (see docs/benchmarks.md; --timings prints each step's wall a
 - Parsing takes a fast path for the common exact values (booleans and ranks as usually written, a
   key or language without blanks around it, a `created_at` matching the pattern untrimmed, cast by
   DuckDB) and the rule itself (trim, lower-case, the full pattern) for the others; --self-test
-  checks that both give the same result on edge values.
+  checks that both give the same result on edge values (and the t quantile against the project's
+  table and the expansion).
 - Superseding and duplicates compare only the rows of repeated submissions, found by grouping a
   hash of the submission key. The votes, the ranks and the languages come from one grouped pass
   over the accepted rows per (record, chunk, rank), the latest adjudication from the adjudicator
@@ -114,10 +119,11 @@ SPEC = {
 }
 RECORDS_COLUMNS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"]
 ANNOTATORS_COLUMNS = ["annotator_id", "annotator_kind", "role", "display_name"]
-# (family, metric, per-record column, interval) as in macros/spec/ragmart_metrics.sql
-RETRIEVAL_METRICS = [("topical_precision", "tp", "mean"), ("sufficiency_hit", "hit", "wilson"),
-                     ("sufficiency_rate", "sr", "mean"), ("misleading_context_rate", "mr", "mean"),
-                     ("mrr", "rr", "mean"), ("ndcg", "ndcg", "mean")]
+# (metric, per-record column, interval) as in macros/spec/ragmart_metrics.sql: `wilson` at every K;
+# `wilson_at_k1` Wilson at K = 1 (one chunk, so 0 or 1 per record), the t interval of the mean above
+RETRIEVAL_METRICS = [("topical_precision", "tp", "wilson_at_k1"), ("sufficiency_hit", "hit", "wilson"),
+                     ("sufficiency_rate", "sr", "wilson_at_k1"), ("misleading_context_rate", "mr", "wilson_at_k1"),
+                     ("mrr", "rr", "wilson_at_k1"), ("ndcg", "ndcg", "mean")]
 GROUNDING_METRICS = [("grounding_presence_rate", "support_present"),
                      ("unsupported_claim_rate", "unsupported_claim_present"),
                      ("contradiction_rate", "contradicted_claim_present"),
@@ -137,6 +143,49 @@ WIDE_COLUMNS = {
 }
 METRIC_VALUE_COLUMNS = ["family", "metric", "k", "slice_dimension", "slice_value", "value", "n_units", "ci_lower",
                         "ci_upper"]
+
+# t_0.975(df), the factor of the interval of a mean (docs/rules.md, Intervals), as
+# macros/metrics/ragmart_student_t_quantile.sql computes it. df = 1 ... 100: the table of
+# macros/metrics/ragmart_student_t_975_table.sql (scipy.stats.t.ppf(0.975, df), written by
+# scripts/make_student_t_table.py; --self-test checks this copy against it), four to a line.
+STUDENT_T_975 = [
+    12.706204736174694, 4.302652729749462, 3.1824463052837078, 2.7764451051977934,
+    2.5705818356363146, 2.4469118511449786, 2.364624251592784, 2.306004135204166,
+    2.262157162798205, 2.228138851986274, 2.200985160091639, 2.1788128296672284,
+    2.1603686564627913, 2.144786687917804, 2.131449545559776, 2.1199052992212546,
+    2.1098155778333156, 2.1009220402410382, 2.0930240544083087, 2.085963447265864,
+    2.0796138447276795, 2.0738730679040254, 2.0686576104190486, 2.0638985616280245,
+    2.0595385527532972, 2.0555294386428735, 2.0518305164802846, 2.0484071417952454,
+    2.045229642132703, 2.0422724563012378, 2.039513446396408, 2.0369333434601016,
+    2.0345152974493383, 2.0322445093177186, 2.030107928250343, 2.0280940009804502,
+    2.0261924630291093, 2.0243941639119694, 2.022690920036761, 2.021075390306273,
+    2.019540970441376, 2.0180817028184443, 2.016692199227824, 2.0153675744437636,
+    2.014103388880846, 2.012895598919429, 2.0117405137297655, 2.010634757624232,
+    2.0095752371292392, 2.008559112100761, 2.007583770315836, 2.006646805061688,
+    2.0057459953178687, 2.0048792881880564, 2.0040447832891455, 2.003240718847872,
+    2.002465459291007, 2.0017174841452356, 2.000995378088267, 2.0002978220142604,
+    1.999623584994939, 1.9989715170333788, 1.998340542520741, 1.997729654317693,
+    1.9971379083920038, 1.9965644189523117, 1.996008354025296, 1.9954689314298435,
+    1.9949454151072374, 1.994437111771186, 1.9939433678456255, 1.9934635666618719,
+    1.992997125889855, 1.992543495180932, 1.9921021540022417, 1.9916726096446642,
+    1.9912543953883846, 1.9908470688116906, 1.9904502102301285, 1.990063421254446,
+    1.9896863234569029, 1.989318557136572, 1.9889597801751624, 1.9886096669757083,
+    1.9882679074772216, 1.98793420623902, 1.9876082815890708, 1.9872898648311692,
+    1.986978699506281, 1.9866745407037683, 1.9863771544186177, 1.98608631695113,
+    1.9858018143458227, 1.985523441866604, 1.9852510035054978, 1.984984311522457,
+    1.9847231860139845, 1.9844674545084815, 1.9842169515864174, 1.9839715185235518,
+]
+# df > 100: the Cornish-Fisher expansion t = z + g1/df + ... + g5/df^5 (Abramowitz & Stegun 26.7.5 with
+# Fisher and Cornish's fifth term), z = the 0.975 quantile of the normal distribution; the same
+# doubles as the macro's (computed the same way, written as the shortest decimal that reads back)
+T_Z = 1.959963984540054
+T_G = [
+    (T_Z ** 3 + T_Z) / 4,
+    (5 * T_Z ** 5 + 16 * T_Z ** 3 + 3 * T_Z) / 96,
+    (3 * T_Z ** 7 + 19 * T_Z ** 5 + 17 * T_Z ** 3 - 15 * T_Z) / 384,
+    (79 * T_Z ** 9 + 776 * T_Z ** 7 + 1482 * T_Z ** 5 - 1920 * T_Z ** 3 - 945 * T_Z) / 92160,
+    (27 * T_Z ** 11 + 339 * T_Z ** 9 + 930 * T_Z ** 7 - 1782 * T_Z ** 5 - 765 * T_Z ** 3 + 17955 * T_Z) / 368640,
+]
 
 
 def export_columns(task: str) -> list[tuple[str, bool]]:
@@ -176,6 +225,12 @@ def literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def double_literal(value: float) -> str:
+    """A double as SQL: the shortest decimal that reads back as it, cast to double (ragmart_double_literal)."""
+    text = repr(value)
+    return f"cast({text if 'e' in text or 'E' in text else text + 'e0'} as double)"
+
+
 def text_list(values: list[str]) -> str:
     return "(" + ", ".join(literal(v) for v in values) + ")"
 
@@ -187,6 +242,12 @@ def text_list(values: list[str]) -> str:
 BLANK_CHARS = "' ' || chr(9) || chr(10) || chr(13)"
 FAST_BOOLEANS = "\n    ".join(f"when {literal(v)} then {1 if v in FAST_TRUE else 0}" for v in FAST_TRUE + FAST_FALSE)
 FAST_RANKS = "\n    ".join(f"when '{rank}' then {rank}" for rank in range(1, 21))
+T_TABLE = ",\n        ".join(", ".join(double_literal(v) for v in STUDENT_T_975[i:i + 4])
+                            for i in range(0, len(STUDENT_T_975), 4))
+T_EXPANSION = double_literal(T_G[4]) + " / df"
+for g in reversed(T_G[:4]):
+    T_EXPANSION = f"({double_literal(g)} + {T_EXPANSION}) / df"
+T_EXPANSION = f"{double_literal(T_Z)} + {T_EXPANSION}"
 MACROS = f"""
 create or replace temp macro ragmart_trim(x) as trim(x, {BLANK_CHARS});
 -- the trimmed text, null when empty or blank; a text whose first and last characters are '!' or
@@ -249,6 +310,14 @@ create or replace temp macro parse_decimal(x) as case
 end;
 -- the latest value among adjudicator rows: 2 * epoch microseconds + label orders by time, then label
 create or replace temp macro low_bit(v) as ((v % 2) + 2) % 2;
+-- t_0.975(df) (ragmart_student_t_975): the table for df 1 ... 100, above it the expansion in Horner
+-- form (the macro's order of operations, so the same double); null when df is null or below 1
+create or replace temp macro student_t_975(df) as case
+    when df >= 1 and df <= 100 then [
+        {T_TABLE}
+    ][df]
+    when df > 100 then {T_EXPANSION}
+end;
 """
 
 
@@ -612,9 +681,14 @@ class Floor:
         """, f"{task}: consensus and records")
 
     def summary(self) -> None:
-        """metric_values' overall and language rows: means, units and intervals (ragmart_metric_summary)."""
+        """metric_values' overall and language rows: means, units and intervals (ragmart_metric_summary):
+        Wilson where the measure is 0 or 1 per record at that K, else mean +- t_0.975(n - 1) s / sqrt(n)."""
+
+        def method(interval: str, k: int) -> str:
+            return "wilson" if interval == "wilson" or (interval == "wilson_at_k1" and k == 1) else "mean"
+
         per_family = {
-            "retrieval": [(m, k, f"{c}_{k}", i) for k in K_VALUES for m, c, i in RETRIEVAL_METRICS],
+            "retrieval": [(m, k, f"{c}_{k}", method(i, k)) for k in K_VALUES for m, c, i in RETRIEVAL_METRICS],
             "grounding": [(m, None, c, "wilson") for m, c in GROUNDING_METRICS],
             "generation": [(m, None, c, "wilson") for m, c in GENERATION_METRICS],
         }
@@ -648,14 +722,17 @@ class Floor:
                 case
                     when interval_method = 'wilson' then
                         case when n_units > 0 then greatest(0.0, least(value, {wilson['-']})) end
-                    else case when n_units >= 2 then greatest(0.0, value - {z} * value_stddev / sqrt(n_units)) end
+                    else case when n_units >= 2 then greatest(0.0, value - t_quantile * value_stddev / sqrt(n_units)) end
                 end as ci_lower,
                 case
                     when interval_method = 'wilson' then
                         case when n_units > 0 then least(1.0, greatest(value, {wilson['+']})) end
-                    else case when n_units >= 2 then least(1.0, value + {z} * value_stddev / sqrt(n_units)) end
+                    else case when n_units >= 2 then least(1.0, value + t_quantile * value_stddev / sqrt(n_units)) end
                 end as ci_upper
-            from ({' union all '.join(selects)})
+            from (
+                select *, student_t_975(n_units - 1) as t_quantile
+                from ({' union all '.join(selects)})
+            )
         """, "metric_values: intervals")
 
     # ---------------------------------------------------------------------------------------
@@ -934,8 +1011,11 @@ SELF_TEST_RULES = {
 }
 
 
+T_TABLE_MACRO = Path(__file__).resolve().parent.parent / "macros" / "metrics" / "ragmart_student_t_975_table.sql"
+
+
 def self_test() -> list[str]:
-    """Every fast path against the rule it shortcuts, on edge values; the differences."""
+    """Every fast path against the rule it shortcuts, on edge values, and the t quantile; the differences."""
     floor_con = duckdb.connect()
     floor_con.execute("set TimeZone = 'UTC'")
     floor_con.execute(MACROS)
@@ -945,6 +1025,29 @@ def self_test() -> list[str]:
         rows = floor_con.execute(f"select x, {fast}, {rule} from unnest(?) as t(x) where ({fast}) is distinct from ({rule})",
                                  [values]).fetchall()
         failures += [f"{name}: {x!r} gives {a!r} on the fast path, {b!r} by the rule" for x, a, b in rows]
+    return failures + t_quantile_self_test(floor_con)
+
+
+def t_quantile_self_test(floor_con: duckdb.DuckDBPyConnection) -> list[str]:
+    """student_t_975 against its sources: STUDENT_T_975 equals the project's table macro (when the script
+    is in the project), the macro gives its n-th value at df n, the expansion evaluated in Python above
+    df 100 (the same double), and null below 1."""
+    failures = []
+    if T_TABLE_MACRO.is_file():
+        listed = T_TABLE_MACRO.read_text(encoding="utf-8").split("return([", 1)[-1].split("])", 1)[0]
+        project = [float(v) for v in listed.replace(",", " ").split()]
+        if project != STUDENT_T_975:
+            failures.append(f"t quantile: STUDENT_T_975 differs from the table of {T_TABLE_MACRO}")
+    degrees = [None, -1, 0, *range(1, 1001), 5000, 65536, 10**6, 10**9]
+    for df, t in floor_con.execute("select df, student_t_975(df) from unnest(?) as d(df)", [degrees]).fetchall():
+        if df is None or df < 1:
+            expected = None
+        elif df <= 100:
+            expected = STUDENT_T_975[df - 1]
+        else:
+            expected = T_Z + (T_G[0] + (T_G[1] + (T_G[2] + (T_G[3] + T_G[4] / df) / df) / df) / df) / df
+        if t != expected:
+            failures.append(f"t quantile: df {df!r} gives {t!r}, expected {expected!r}")
     return failures
 
 
@@ -1033,13 +1136,14 @@ def main() -> int:
     parser.add_argument("--database", default=":memory:", metavar="FILE",
                         help="a DuckDB database file for the work tables (default: in memory)")
     parser.add_argument("--self-test", action="store_true",
-                        help="check every fast path of the parsing against the rule it shortcuts, on edge values, and exit")
+                        help="check every fast path of the parsing against the rule it shortcuts, on edge values, "
+                             "and the t quantile against its table and expansion, and exit")
     args = parser.parse_args()
     if args.self_test:
         failures = self_test()
         for line in failures:
             print(line)
-        print(f"self-test: {len(failures)} difference(s) between the fast paths and the rules")
+        print(f"self-test: {len(failures)} difference(s) between the fast paths and the rules, or in the t quantile")
         return 1 if failures else 0
     if args.folder is None:
         parser.error("the export folder is required")
