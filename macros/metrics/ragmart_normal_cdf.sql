@@ -32,7 +32,9 @@
     {%- set inverse_sqrt2 = ragmart_double_literal(0.7071067811865476) -%}
     {%- set y = 'least(abs(cast(' ~ value ~ ' as ' ~ double ~ ')) * ' ~ inverse_sqrt2 ~ ', ' ~ ragmart_double_literal(26.0) ~ ')' -%}
     {%- set y2 = '(' ~ y ~ ' * ' ~ y ~ ')' -%}
-    {%- set inverse_y2 = '(1 / ' ~ y2 ~ ')' -%}
+    {#- The third interval has y > 4: the floors 16 and 4 change nothing there and keep 1/y² and
+        1/y from dividing by zero where the planner evaluates an unused branch of the case. -#}
+    {%- set inverse_y2 = '(1 / greatest(' ~ y2 ~ ', ' ~ ragmart_double_literal(16.0) ~ '))' -%}
     {#- Cody's Horner scheme: num = (((lead·v + k1)·v + k2)·v ... + k_{m−1})·v + k_m. -#}
     {%- set ns = namespace() -%}
     {%- set ns.small_num = '(' ~ ragmart_double_literal(a[4]) ~ ' * ' ~ y2 ~ ')' -%}
@@ -60,7 +62,7 @@
             {{ ragmart_double_literal(0.5641895835477563) }}
             - {{ inverse_y2 }} * ({{ ns.big_num }} + {{ ragmart_double_literal(p[4]) }})
             / ({{ ns.big_den }} + {{ ragmart_double_literal(q[4]) }})
-        ) / {{ y }}
+        ) / greatest({{ y }}, {{ ragmart_double_literal(4.0) }})
     {%- endset -%}
     case
         when {{ value }} is null then null
