@@ -14,9 +14,16 @@ VARS ?= {}
 export RAGMART_VARS = $(value VARS)
 export RAGMART_INPUT = $(value INPUT)
 export RAGMART_CALLER_DIR = $(or $(value PWD),$(CURDIR))
+# make export: the folder for the Parquet and CSV files (empty: target/export of the project; a
+# relative path is relative to the folder make was run from, as INPUT).
+export RAGMART_EXPORT_DIR = $(value EXPORT_DIR)
+# An older DuckDB (requirements-compat.txt) in its own venv: tests/python/test_bi_outputs.py opens the
+# database with it to prove that DuckDB releases older than the one that wrote it can read it.
+COMPAT_VENV ?= .venv-compat
+export RAGMART_COMPAT_VENV = $(abspath $(COMPAT_VENV))
 comma := ,
 
-.PHONY: build build-files bench test test-engines lint dbt-build docs pytest clean help
+.PHONY: build build-files export bench test test-engines lint dbt-build docs pytest clean help
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -26,6 +33,7 @@ ENGINE_DATA_SETS ?= sample,edge
 help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
+	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest, marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
@@ -38,6 +46,11 @@ $(BIN)/.runtime-installed: requirements.txt
 
 $(BIN)/.dev-installed: requirements-dev.txt $(BIN)/.runtime-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+$(COMPAT_VENV)/.compat-installed: requirements-compat.txt
+	@test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV)
+	$(COMPAT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-compat.txt
 	@touch $@
 
 $(BIN)/.postgres-installed: requirements-postgres.txt $(BIN)/.runtime-installed
@@ -56,6 +69,11 @@ build: $(BIN)/.runtime-installed
 build-files: $(BIN)/.runtime-installed
 	@test -n "$$RAGMART_INPUT" || { echo "usage: make build-files INPUT=/path/to/exports" >&2; exit 2; }
 	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS"
+
+# Every public mart of the published database, read-only, as <mart>.parquet and <mart>.csv
+# (scripts/export_marts.py --help).
+export: $(BIN)/.runtime-installed
+	$(BIN)/python scripts/export_marts.py --out="$$RAGMART_EXPORT_DIR" --relative-to="$$RAGMART_CALLER_DIR"
 
 # Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"; BENCH_WORK is where the
 # exports and databases go (about 8 GB at 10M rows); each dbt build also runs under DuckDB's
@@ -77,7 +95,7 @@ dbt-build: $(BIN)/.dev-installed
 docs: $(BIN)/.dev-installed
 	$(DBT) docs generate $(DBT_ARGS)
 
-pytest: $(BIN)/.dev-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
+pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
 		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q

@@ -1,0 +1,194 @@
+"""BI-ready outputs (#15): an older DuckDB opens the database, and `scripts/export_marts.py` writes every public mart.
+
+One `dbt build` of the sample (no unit tests) in a temp copy of the project, then:
+
+* the file carries storage version v1.2.0 (profiles/profiles.yml, `config_options:
+  storage_compatibility_version`), and the DuckDB of requirements-compat.txt (older than the one
+  that wrote the file), run from its own venv (.venv-compat, installed by `make pytest`), opens it
+  read-only and reads every public mart with the same columns and row counts;
+* scripts/export_marts.py writes every public mart as `<mart>.parquet` and `<mart>.csv` into a
+  folder given relative to --relative-to: the Parquet files hold exactly the database's rows (read
+  with DuckDB), the CSV files the same header and values (read with the csv module); a missing
+  database is a clear error.
+
+The public marts are the models with `access: public` in the copy's manifest. The test is skipped,
+with the reason, only when the compat venv is missing (`make .venv-compat/.compat-installed`).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent.parent
+VENV_BIN = Path(sys.executable).parent
+COMPAT_VENV = Path(os.environ.get("RAGMART_COMPAT_VENV") or PROJECT / ".venv-compat")
+COMPAT_PYTHON = COMPAT_VENV / "bin" / "python"
+STORAGE_VERSION = "v1.2.0"
+IGNORED = shutil.ignore_patterns(".venv", ".venv-*", "target", "logs", ".git", "*.duckdb", "*.duckdb.wal",
+                                 "__pycache__", ".pytest_cache", ".ruff_cache")
+
+# Run by the compat venv's python: the DuckDB version, then per mart its columns and row count.
+READ_WITH_OLD_DUCKDB = """
+import json, sys
+import duckdb
+con = duckdb.connect(sys.argv[1], read_only=True)
+marts = {}
+for name, schema, table in json.loads(sys.argv[2]):
+    relation = '"' + schema + '"."' + table + '"'
+    columns = [row[0] for row in con.execute("describe " + relation).fetchall()]
+    rows = con.execute("select count(*) from " + relation).fetchall()[0][0]
+    marts[name] = {"columns": columns, "rows": rows}
+print(json.dumps({"version": duckdb.__version__, "marts": marts}))
+"""
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.lstrip("v").split(".")[:3])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A temp copy of the project with the sample built into <copy>/ragmart.duckdb: (copy, database, public marts)."""
+    copy = tmp_path_factory.mktemp("bi") / "project"
+    shutil.copytree(PROJECT, copy, ignore=IGNORED)
+    database = copy / "ragmart.duckdb"
+    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    result = subprocess.run(
+        [str(VENV_BIN / "dbt"), "build", "--project-dir", ".", "--profiles-dir", "profiles",
+         "--exclude-resource-type", "unit_test"],
+        cwd=copy, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, f"dbt build of the sample failed:\n{result.stdout[-6000:]}\n{result.stderr[-3000:]}"
+    manifest = json.loads((copy / "target" / "manifest.json").read_text(encoding="utf-8"))
+    marts = sorted((node["name"], node["schema"], node.get("alias") or node["name"])
+                   for node in manifest["nodes"].values()
+                   if node["resource_type"] == "model" and node["package_name"] == "ragmart"
+                   and node.get("access") == "public")
+    assert len(marts) >= 13, f"expected the project's public marts, found {marts}"
+    return copy, database, marts
+
+
+def _contents(database: Path, marts) -> dict:
+    """Per mart: (column names, column types, rows) as DuckDB of .venv reads them, read-only."""
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        contents = {}
+        for name, schema, table in marts:
+            relation = f'"{schema}"."{table}"'
+            described = con.execute(f"describe {relation}").fetchall()
+            rows = con.execute(f"select * from {relation}").fetchall()
+            contents[name] = ([row[0] for row in described], [row[1] for row in described], rows)
+        return contents
+    finally:
+        con.close()
+
+
+def test_database_has_the_compatible_storage_version(built):
+    _, database, _ = built
+    con = duckdb.connect()
+    try:
+        con.execute(f"attach '{database}' as built (read_only)")
+        tags = con.execute("select tags from duckdb_databases() where database_name = 'built'").fetchall()[0][0]
+    finally:
+        con.close()
+    assert tags.get("storage_version") == f"{STORAGE_VERSION}+", (
+        f"{database.name} has storage version {tags.get('storage_version')}, not {STORAGE_VERSION}: "
+        "check config_options.storage_compatibility_version in profiles/profiles.yml")
+
+
+@pytest.fixture
+def compat_python() -> Path:
+    """The compat venv's python; the test is skipped (before the build) when the venv is missing."""
+    if not COMPAT_PYTHON.exists():
+        pytest.skip(f"no older DuckDB to read with: {COMPAT_PYTHON} is missing (make {COMPAT_VENV.name}/.compat-installed)")
+    return COMPAT_PYTHON
+
+
+def test_older_duckdb_reads_every_public_mart(compat_python, built):
+    _, database, marts = built
+    result = subprocess.run([str(compat_python), "-c", READ_WITH_OLD_DUCKDB, str(database), json.dumps(marts)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, f"the older DuckDB cannot read {database.name}:\n{result.stderr[-3000:]}"
+    read = json.loads(result.stdout)
+    assert _version(read["version"]) < _version(duckdb.__version__), (
+        f"the compat venv's DuckDB {read['version']} is not older than {duckdb.__version__}")
+    expected = {name: {"columns": columns, "rows": len(rows)}
+                for name, (columns, _, rows) in _contents(database, marts).items()}
+    assert read["marts"] == expected
+
+
+def _same_cell(text: str, value, column_type: str) -> bool:
+    """A CSV field (as the csv module reads it) against the database's value."""
+    if value is None or value == "":
+        return text == ""  # the csv module reads null and the empty string alike
+    if column_type == "DOUBLE":
+        return float(text) == value or (math.isnan(value) and math.isnan(float(text)))  # DuckDB writes round-trip digits
+    if column_type == "BOOLEAN":
+        return text == ("true" if value else "false")
+    if isinstance(value, int):
+        return int(text) == value
+    if isinstance(value, datetime.datetime):
+        return datetime.datetime.fromisoformat(text) == value
+    if isinstance(value, datetime.date):
+        return datetime.date.fromisoformat(text) == value
+    return text == value
+
+
+def test_export_writes_every_public_mart_as_parquet_and_csv(built, tmp_path):
+    copy, database, marts = built
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    out_name = "bi export [1]"
+    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(database))
+    result = subprocess.run([sys.executable, str(copy / "scripts" / "export_marts.py"), "--out", out_name,
+                             "--relative-to", str(caller)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    out = caller / out_name
+    names = [name for name, _, _ in marts]
+    assert sorted(path.name for path in out.iterdir()) == sorted(f"{name}.{ext}" for name in names for ext in ("csv", "parquet"))
+
+    contents = _contents(database, marts)
+    con = duckdb.connect()
+    try:
+        con.execute(f"attach '{database}' as built (read_only)")
+        for name, schema, table in marts:
+            columns, types, rows = contents[name]
+            parquet = str(out / f"{name}.parquet").replace("'", "''")
+            assert [row[0] for row in con.execute(f"describe select * from read_parquet('{parquet}')").fetchall()] == columns
+            for first, second in ((f"read_parquet('{parquet}')", f'built."{schema}"."{table}"'),
+                                  (f'built."{schema}"."{table}"', f"read_parquet('{parquet}')")):
+                extra = con.execute(f"select count(*) from (select * from {first} except all select * from {second})").fetchall()
+                assert extra[0][0] == 0, f"{name}.parquet differs from the database ({first} has rows {second} lacks)"
+            assert con.execute(f"select count(*) from read_parquet('{parquet}')").fetchall()[0][0] == len(rows)
+
+            with open(out / f"{name}.csv", newline="", encoding="utf-8") as handle:
+                header, *records = list(csv.reader(handle))
+            assert header == columns, f"{name}.csv header"
+            assert len(records) == len(rows), f"{name}.csv has {len(records)} rows, the database {len(rows)}"
+            # DuckDB's COPY keeps the table's order, so row i of the file is row i of the scan.
+            for index, (record, row) in enumerate(zip(records, rows)):
+                bad = [(column, text, value) for column, column_type, text, value in zip(columns, types, record, row)
+                       if not _same_cell(text, value, column_type)]
+                assert not bad, f"{name}.csv row {index + 1}: {bad}"
+    finally:
+        con.close()
+    assert len(marts) == len(result.stdout.strip().splitlines()) - 1
+
+
+def test_export_without_database_is_a_clear_error(tmp_path):
+    missing = tmp_path / "no such.duckdb"
+    result = subprocess.run([sys.executable, str(PROJECT / "scripts" / "export_marts.py"), "--out", str(tmp_path / "out")],
+                            env=dict(os.environ, RAGMART_DUCKDB_PATH=str(missing)), capture_output=True, text=True)
+    assert result.returncode == 2
+    assert f"error: the database does not exist: {missing}" in result.stderr
+    assert not (tmp_path / "out").exists()
