@@ -467,11 +467,17 @@ def test_files_mode_row_ids_are_the_place_in_the_files(exports, builds):
 # --------------------------------------------------------------------------- failures
 
 
-def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_path):
-    folder = tmp_path / "dup"
+def _copy_of_exports(exports, folder: Path, leave_out: str | None = None) -> Path:
+    """A new folder with the generated CSV export files (without the input `leave_out`)."""
     folder.mkdir()
     for path in _export_files(exports["csv_dir"]):
-        shutil.copyfile(path, folder / path.name)
+        if leave_out is None or not path.name.startswith(leave_out):
+            shutil.copyfile(path, folder / path.name)
+    return folder
+
+
+def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_path):
+    folder = _copy_of_exports(exports, tmp_path / "dup")
     header, rows = _read_rows(folder / "grounding_annotations_part002.csv")
     _write_csv(folder / "grounding_annotations_part002.csv", header + ["Notes"], [r + ["x"] for r in rows])
     _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
@@ -480,10 +486,7 @@ def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_pa
 
 def test_a_file_that_does_not_match_its_header_stops_the_build(exports, tmp_path):
     """A header with one name too many (a trailing delimiter, a forced wrong delimiter): not a few bad rows."""
-    folder = tmp_path / "header"
-    folder.mkdir()
-    for path in _export_files(exports["csv_dir"]):
-        shutil.copyfile(path, folder / path.name)
+    folder = _copy_of_exports(exports, tmp_path / "header")
     target = folder / "generation_annotations_part002.csv"
     lines = target.read_text(encoding="utf-8").split("\n", 1)
     target.write_text(lines[0] + ",\n" + lines[1], encoding="utf-8")
@@ -492,10 +495,7 @@ def test_a_file_that_does_not_match_its_header_stops_the_build(exports, tmp_path
 
 
 def test_a_file_named_for_an_input_in_another_format_stops_the_build(exports, tmp_path):
-    folder = tmp_path / "xlsx"
-    folder.mkdir()
-    for path in _export_files(exports["csv_dir"]):
-        shutil.copyfile(path, folder / path.name)
+    folder = _copy_of_exports(exports, tmp_path / "xlsx")
     (folder / "retrieval_week2.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
     _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
     assert "retrieval_week2.xlsx: its name makes it a retrieval file" in text
@@ -503,10 +503,7 @@ def test_a_file_named_for_an_input_in_another_format_stops_the_build(exports, tm
 
 def test_unusable_annotator_rows_stop_the_build(exports, tmp_path):
     """An unknown kind or role, or an id listed twice, would move the consensus silently."""
-    folder = tmp_path / "annotators"
-    folder.mkdir()
-    for path in _export_files(exports["csv_dir"]):
-        shutil.copyfile(path, folder / path.name)
+    folder = _copy_of_exports(exports, tmp_path / "annotators")
     header, rows = _read_rows(folder / "annotators.csv")
     rows += [["gpt.judge", "AI", "annotator", "a judge of an unknown kind"], [rows[0][0], "HUMAN", "reviewer", "again"]]
     _write_csv(folder / "annotators.csv", header, rows)
@@ -520,11 +517,7 @@ def test_unusable_annotator_rows_stop_the_build(exports, tmp_path):
 
 
 def test_missing_annotators_and_mass_rejection_fail_the_build(exports, tmp_path):
-    folder = tmp_path / "bad"
-    folder.mkdir()
-    for path in _export_files(exports["csv_dir"]):
-        if not path.name.startswith("annotators"):
-            shutil.copyfile(path, folder / path.name)
+    folder = _copy_of_exports(exports, tmp_path / "bad", leave_out="annotators")
     shutil.copyfile(exports["csv_dir"] / "annotators.csv", folder / "anotators.csv")  # a typo: not the annotators input
     for path in folder.glob("retrieval*.csv"):
         header, rows = _read_rows(path)
