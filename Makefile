@@ -17,13 +17,16 @@ export RAGMART_CALLER_DIR = $(or $(value PWD),$(CURDIR))
 # make export: the folder for the Parquet and CSV files (empty: target/export of the project; a
 # relative path is relative to the folder make was run from, as INPUT).
 export RAGMART_EXPORT_DIR = $(value EXPORT_DIR)
+# make report: the HTML file (empty: target/report.html of the project; a relative path is relative to
+# the folder make was run from, as EXPORT_DIR).
+export RAGMART_REPORT_FILE = $(value REPORT_FILE)
 # An older DuckDB (requirements-compat.txt) in its own venv: tests/python/test_bi_outputs.py opens the
 # database with it to prove that DuckDB releases older than the one that wrote it can read it.
 COMPAT_VENV ?= .venv-compat
 export RAGMART_COMPAT_VENV = $(abspath $(COMPAT_VENV))
 comma := ,
 
-.PHONY: build build-files export bench test test-engines lint dbt-build docs pytest clean help
+.PHONY: build build-files export report bench test test-engines lint dbt-build docs pytest clean help
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -34,6 +37,7 @@ help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
+	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
 	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest, marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
@@ -61,6 +65,17 @@ $(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.runtime-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-spark.txt
 	@touch $@
 
+# Chromium for the report's browser test (tests/python/test_report.py): Debian's package with a font,
+# installed as root when the machine has no `chromium` (a fresh CI machine has none; about 20 s).
+$(BIN)/.chromium-installed: | $(BIN)/.runtime-installed
+	@command -v chromium >/dev/null || { \
+		test "$$(id -u)" -eq 0 || { echo "chromium is not installed and this is not root: run 'apt-get install -y chromium' first" >&2; exit 1; }; \
+		echo "installing Debian's chromium"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends chromium fonts-liberation || \
+			{ apt-get update -q && apt-get install -y -q --no-install-recommends chromium fonts-liberation; }; }
+	@touch $@
+
 # Both build into a new file beside $(RAGMART_DUCKDB_PATH) and replace it only when everything passed
 # (scripts/build.py --help).
 build: $(BIN)/.runtime-installed
@@ -74,6 +89,11 @@ build-files: $(BIN)/.runtime-installed
 # (scripts/export_marts.py --help).
 export: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/export_marts.py --out="$$RAGMART_EXPORT_DIR" --relative-to="$$RAGMART_CALLER_DIR"
+
+# One self-contained HTML file (inline SVG charts, no script, no network) of the published database's
+# marts, read-only (scripts/report.py --help).
+report: $(BIN)/.runtime-installed
+	$(BIN)/python scripts/report.py --out="$$RAGMART_REPORT_FILE" --relative-to="$$RAGMART_CALLER_DIR"
 
 # Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"; BENCH_WORK is where the
 # exports and databases go (about 8 GB at 10M rows); each dbt build also runs under DuckDB's
@@ -95,7 +115,7 @@ dbt-build: $(BIN)/.dev-installed
 docs: $(BIN)/.dev-installed
 	$(DBT) docs generate $(DBT_ARGS)
 
-pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
+pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
 		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q

@@ -1,0 +1,1024 @@
+#!/usr/bin/env python3
+"""Write one self-contained HTML report of the published ragmart database (used by `make report`).
+
+Reads the published DuckDB database, $RAGMART_DUCKDB_PATH (default ragmart.duckdb; a relative path
+is relative to the project root, as in scripts/build.py), opened READ-ONLY, and writes one HTML file
+(default target/report.html of the project) with a section per question the marts answer: the
+headline metrics with their 95 % intervals, the retrieval measures against K, the slices side by
+side, annotator agreement against the alpha target, the pairwise kappas, the labeling protocol and
+its drift alerts, the judges' calibration and bias, the quarantine and the run comparison. Each
+section names the mart it reads ("Source: ..."); each chart has its numbers in the table beside it
+(the columns named as in the mart, values to 3 decimals, null as "–") and in the tooltip of each
+mark. A mart that is missing or empty gives a one-line note instead of its section.
+
+The charts are hand-written inline SVG, not Altair / Vega-Lite: the file then holds no script at
+all, needs no network and no JavaScript engine to show its charts (the report opens offline in any
+browser, and prints), stays small (about 0.55 MB on the sample, charts and tables together, where
+Vega-Lite would add its JavaScript bundle of vega, vega-lite and vega-embed, several hundred kB, to
+every file), and adds no dependency to the project's locks; the tests parse every chart with
+xml.etree. Tooltips are SVG <title> elements (shown on hover).
+
+Every text taken from the database (labels, annotator ids, reason codes, slice values) is
+HTML-escaped, and control characters are replaced, so a label from a user's export can neither
+break the page nor inject markup.
+
+Usage:
+    python scripts/report.py                                      # target/report.html of the project
+    python scripts/report.py --out report.html --relative-to /home/me
+    python scripts/report.py --database /data/ragmart.duckdb --out /tmp/ragmart.html
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import html
+import json
+import math
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from export_marts import database_path, resolve  # noqa: E402 - the same conventions as `make export`
+
+PROJECT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = "target/report.html"
+NULL = "–"
+FAMILY_ORDER = ("retrieval", "grounding", "generation")
+SLICE_ORDER = ("language", "tier", "label_source")
+# Okabe-Ito: distinguishable with the common colour-vision deficiencies.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
+GREY = "#888888"
+ALERT = "#D55E00"
+RUN_COMPARISON_ROWS = 200
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class ReportError(Exception):
+    """A problem with the database or the output file, reported as `error: ...`."""
+
+
+# ----------------------------------------------------------------------------- text and numbers
+
+
+def esc(value: object) -> str:
+    """Text for HTML and SVG: escaped (quotes included), control characters replaced."""
+    return html.escape(_CONTROL.sub("\ufffd", str(value)), quote=True)
+
+
+def fmt(value: object) -> str:
+    """A value as the report shows it: floats to 3 decimals, null as "–", booleans as true / false."""
+    if value is None:
+        return NULL
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return NULL
+        text = f"{value:.3f}"
+        return "0.000" if text == "-0.000" else text
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    try:  # Decimal and other numbers
+        return fmt(float(value)) if not isinstance(value, str) else value
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def num(value: object) -> float | None:
+    """A finite float, or None."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def metric_label(row: dict) -> str:
+    return f"{row['metric']}@{row['k']}" if row.get("k") is not None else str(row["metric"])
+
+
+def order_key(order: tuple[str, ...], value: object) -> tuple:
+    """Sort the known values in `order` first, in that order, then the others by name."""
+    text = "" if value is None else str(value)
+    return (order.index(text) if text in order else len(order), text)
+
+
+def family_sort(rows: list[dict], *columns: str) -> list[dict]:
+    """Rows sorted by family (the project's order), then by the given columns (null first)."""
+    def key(row):
+        return (order_key(FAMILY_ORDER, row.get("family", row.get("task"))),
+                *[(row[c] is not None, row[c] if row[c] is not None else 0) for c in columns])
+    return sorted(rows, key=key)
+
+
+# ----------------------------------------------------------------------------- reading the marts
+
+
+@dataclass
+class Mart:
+    name: str
+    columns: list[str]
+    rows: list[dict]
+
+
+class Database:
+    """The marts of one DuckDB file, opened read-only; `read` gives a Mart or a one-line note."""
+
+    def __init__(self, path: Path):
+        import duckdb
+
+        self.path = path
+        try:
+            self.con = duckdb.connect(str(path), read_only=True)
+        except duckdb.Error as error:
+            raise ReportError(f"cannot open the database {path} read-only: {error}") from None
+        self.schemas: dict[str, list[str]] = {}
+        for schema, table in self.con.execute("select table_schema, table_name from information_schema.tables"
+                                              " where table_catalog = current_database()").fetchall():
+            self.schemas.setdefault(table, []).append(schema)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def relation(self, name: str) -> str | None:
+        schemas = self.schemas.get(name)
+        if not schemas:
+            return None
+        schema = "main" if "main" in schemas else sorted(schemas)[0]
+        return '"' + schema.replace('"', '""') + '"."' + name.replace('"', '""') + '"'
+
+    def has(self, name: str) -> bool:
+        return self.relation(name) is not None
+
+    def query(self, sql: str) -> tuple[list[str], list[tuple]]:
+        cursor = self.con.execute(sql)
+        return [d[0] for d in cursor.description], cursor.fetchall()
+
+    def read(self, name: str, needed: tuple[str, ...] = (), sql: str | None = None) -> Mart | str:
+        """Every row of the mart (or of `sql`, which reads it as {relation}), or a note why not."""
+        relation = self.relation(name)
+        if relation is None:
+            return f"The mart {name} is not in this database (built before it existed?): nothing to show."
+        columns = [row[0] for row in self.con.execute(f"describe {relation}").fetchall()]
+        lacking = [c for c in needed if c not in columns]
+        if lacking:
+            return f"The mart {name} lacks the columns {', '.join(lacking)} (built by an older ragmart?): nothing to show."
+        columns, rows = self.query(sql.format(relation=relation) if sql else f"select * from {relation}")
+        if not rows:
+            return f"The mart {name} has no rows: nothing to show."
+        return Mart(name, columns, [dict(zip(columns, row)) for row in rows])
+
+
+# ----------------------------------------------------------------------------- SVG charts
+
+CHAR_WIDTH = 6.4   # px per character of 11 px sans-serif text, for laying out labels
+
+
+def _nice_step(span: float, count: int = 5) -> float:
+    raw = span / max(count, 1) if span > 0 else 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for multiple in (1, 2, 2.5, 5, 10):
+        if raw <= multiple * magnitude:
+            return multiple * magnitude
+    return 10 * magnitude
+
+
+def domain_of(values: list[float | None], base: tuple[float, float] = (0.0, 1.0)) -> tuple[float, float]:
+    """[lo, hi] covering `base` and every value, widened to round numbers."""
+    finite = [v for v in values if v is not None]
+    lo, hi = min([base[0], *finite]), max([base[1], *finite])
+    if hi <= lo:
+        hi = lo + 1
+    step = _nice_step(hi - lo)
+    return math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
+
+
+def ticks(domain: tuple[float, float], count: int = 5, whole: bool = False) -> list[float]:
+    """Round values across `domain` (whole numbers only when `whole`, e.g. for counts)."""
+    lo, hi = domain
+    step = _nice_step(hi - lo, count)
+    step = max(step, 1) if whole else step
+    first = math.ceil(lo / step - 1e-9)
+    return [round(i * step, 10) for i in range(first, math.floor(hi / step + 1e-9) + 1)]
+
+
+def tick_label(value: float) -> str:
+    return f"{value:g}".replace("-", "−")
+
+
+class Scale:
+    def __init__(self, domain: tuple[float, float], start: float, end: float):
+        self.lo, self.hi = domain
+        self.start, self.end = start, end
+
+    def __call__(self, value: float) -> float:
+        value = min(max(value, self.lo), self.hi)
+        return round(self.start + (value - self.lo) / (self.hi - self.lo) * (self.end - self.start), 2)
+
+
+def svg(width: float, height: float, body: list[str], label: str) -> str:
+    return (f'<svg class="chart" width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
+            f'role="img" aria-label="{esc(label)}">' + "".join(body) + "</svg>")
+
+
+def text(x: float, y: float, content: object, anchor: str = "start", cls: str = "") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"' + (f' class="{cls}"' if cls else "")
+            + f">{esc(content)}</text>")
+
+
+def mark(tooltip: str, *shapes: str) -> str:
+    """One mark: its shapes with a tooltip (an SVG <title>, shown on hover)."""
+    return f'<g class="mark"><title>{esc(tooltip)}</title>' + "".join(shapes) + "</g>"
+
+
+def legend(items: list[tuple[str, str]], x: float, y: float) -> list[str]:
+    out = []
+    for name, color in items:
+        out.append(f'<circle cx="{x + 5:.1f}" cy="{y - 4:.1f}" r="4" fill="{color}"/>')
+        out.append(text(x + 13, y, name))
+        x += 24 + CHAR_WIDTH * len(name)
+    return out
+
+
+def x_axis(scale: Scale, domain: tuple[float, float], top: float, bottom: float, whole: bool = False) -> list[str]:
+    out = []
+    for tick in ticks(domain, whole=whole):
+        x = scale(tick)
+        out.append(f'<line class="grid" x1="{x}" y1="{top:.1f}" x2="{x}" y2="{bottom:.1f}"/>')
+        out.append(text(x, bottom + 13, tick_label(tick), "middle", "axis"))
+    return out
+
+
+@dataclass
+class Point:
+    value: float | None
+    lower: float | None = None
+    upper: float | None = None
+    tooltip: str = ""
+    hollow: bool = False
+
+
+@dataclass
+class Row:
+    label: str
+    points: list[Point | None]   # one per series; None: the series has no row here
+    group: str = ""
+
+
+def forest(rows: list[Row], series: list[tuple[str, str]], domain: tuple[float, float], label: str,
+           references: list[tuple[float, str]] = (), width: int = 500) -> str:
+    """A forest plot: per row, a point with its interval for each series; `references` are vertical lines."""
+    label_width = min(260, 12 + CHAR_WIDTH * max([len(r.label) for r in rows] + [4]))
+    row_height = max(17, 8 + 6 * len(series))
+    top = 22
+    body: list[str] = []
+    items = [*series] if len(series) > 1 else []
+    body += legend(items, label_width, 13)
+    y = top
+    layout = []
+    group = None
+    for row in rows:
+        if row.group and row.group != group:
+            group = row.group
+            layout.append(("group", row.group, y))
+            y += 18
+        layout.append(("row", row, y))
+        y += row_height
+    bottom = y + 4
+    scale = Scale(domain, label_width, width - 14)
+    body += x_axis(scale, domain, top - 4, bottom)
+    for value, name in references:
+        x = scale(value)
+        body.append(mark(f"{name}: {fmt(value)}", f'<line class="reference" x1="{x}" y1="{top - 6}" x2="{x}" y2="{bottom}"/>'))
+        if not items:
+            body.append(text(x + 3, top - 8, f"{name} {fmt(value)}", "start", "axis"))
+    for kind, item, y0 in layout:
+        if kind == "group":
+            body.append(text(4, y0 + 13, item, "start", "group"))
+            continue
+        body.append(text(label_width - 8, y0 + row_height / 2 + 4, item.label, "end"))
+        for index, point in enumerate(item.points):
+            if point is None:
+                continue
+            color = series[index][1]
+            cy = round(y0 + (index + 1) * row_height / (len(series) + 1), 2)
+            if point.value is None:
+                body.append(mark(point.tooltip or "no value", text(label_width + 4, cy + 4, NULL, "start", "null")))
+                continue
+            shapes = []
+            if point.lower is not None and point.upper is not None:
+                shapes.append(f'<line class="ci" x1="{scale(point.lower)}" y1="{cy}" x2="{scale(point.upper)}" '
+                              f'y2="{cy}" stroke="{color}"/>')
+            fill = "#ffffff" if point.hollow else color
+            shapes.append(f'<circle class="point" cx="{scale(point.value)}" cy="{cy}" r="3.6" fill="{fill}" stroke="{color}"/>')
+            body.append(mark(point.tooltip, *shapes))
+    return svg(width, bottom + 20, body, label)
+
+
+def line_chart(x_labels: list[str], series: list[tuple[str, str, list[Point | None]]], domain: tuple[float, float],
+               label: str, references: list[tuple[float, str]] = (), bands: list[tuple[int, str]] = (),
+               x_title: str = "", width: int = 560, height: int = 250) -> str:
+    """Lines over categorical x positions; `bands` shade an x position (e.g. an alert week)."""
+    left, right, top, bottom = 44, width - 16, 26, height - 34
+    body: list[str] = []
+    body += legend([(name, color) for name, color, _ in series], left, 13)
+    y_scale = Scale(domain, bottom, top)
+    step = (right - left) / max(len(x_labels), 1)
+
+    def x_of(index: int) -> float:
+        return round(left + step * (index + 0.5), 2)
+
+    for index, name in bands:
+        body.append(mark(name, f'<rect class="band" x="{x_of(index) - step / 2:.2f}" y="{top}" width="{step:.2f}" '
+                               f'height="{bottom - top}"/>'))
+    for tick in ticks(domain, 4):
+        y = y_scale(tick)
+        body.append(f'<line class="grid" x1="{left}" y1="{y}" x2="{right}" y2="{y}"/>')
+        body.append(text(left - 5, y + 4, tick_label(tick), "end", "axis"))
+    for index, name in enumerate(x_labels):
+        body.append(text(x_of(index), bottom + 14, name, "middle", "axis"))
+    if x_title:
+        body.append(text((left + right) / 2, bottom + 28, x_title, "middle", "axis"))
+    for value, name in references:
+        y = y_scale(value)
+        body.append(mark(f"{name}: {fmt(value)}", f'<line class="reference" x1="{left}" y1="{y}" x2="{right}" y2="{y}"/>'))
+        body.append(text(right, y - 4, f"{name} {fmt(value)}", "end", "axis"))
+    for _name, color, points in series:
+        segment: list[str] = []
+        segments = []
+        for index, point in enumerate(points):
+            if point is None or point.value is None:
+                if segment:
+                    segments.append(segment)
+                segment = []
+                continue
+            segment.append(f"{x_of(index)},{y_scale(point.value)}")
+        if segment:
+            segments.append(segment)
+        for part in segments:
+            if len(part) > 1:
+                body.append(f'<polyline class="line" points="{" ".join(part)}" stroke="{color}"/>')
+        for index, point in enumerate(points):
+            if point is None or point.value is None:
+                continue
+            x, shapes = x_of(index), []
+            if point.lower is not None and point.upper is not None:
+                shapes.append(f'<line class="ci" x1="{x}" y1="{y_scale(point.lower)}" x2="{x}" '
+                              f'y2="{y_scale(point.upper)}" stroke="{color}"/>')
+            fill = "#ffffff" if point.hollow else color
+            shapes.append(f'<circle class="point" cx="{x}" cy="{y_scale(point.value)}" r="3.6" fill="{fill}" stroke="{color}"/>')
+            body.append(mark(point.tooltip, *shapes))
+    return svg(width, height, body, label)
+
+
+def bar_chart(bars: list[tuple[str, float | None, str, str]], domain: tuple[float, float], label: str,
+              targets: list[float | None] | None = None, width: int = 420, whole: bool = False) -> str:
+    """Horizontal bars (label, value, tooltip, colour), each with an optional target tick; `whole`: counts."""
+    label_width = min(300, 12 + CHAR_WIDTH * max([len(b[0]) for b in bars] + [4]))
+    row_height, top = 20, 10
+    bottom = top + row_height * len(bars)
+    scale = Scale(domain, label_width, width - 16)
+    body = x_axis(scale, domain, top - 4, bottom, whole)
+    for index, (name, value, tooltip, color) in enumerate(bars):
+        y = top + index * row_height
+        body.append(text(label_width - 8, y + 14, name, "end"))
+        target = targets[index] if targets else None
+        shapes = []
+        if value is None:
+            body.append(mark(tooltip, text(label_width + 4, y + 14, NULL, "start", "null")))
+        else:
+            x0, x1 = scale(max(domain[0], 0)), scale(value)
+            shapes.append(f'<rect class="bar" x="{min(x0, x1)}" y="{y + 4}" width="{max(abs(x1 - x0), 1):.2f}" '
+                          f'height="{row_height - 8}" fill="{color}"/>')
+        if target is not None:
+            xt = scale(target)
+            shapes.append(f'<line class="target" x1="{xt}" y1="{y + 1}" x2="{xt}" y2="{y + row_height - 1}"/>')
+        if shapes:
+            body.append(mark(tooltip, *shapes))
+    return svg(width, bottom + 20, body, label)
+
+
+def diverging(value: float) -> str:
+    """Colour of a value in [-1, 1]: red below 0, white at 0, blue above."""
+    value = min(max(value, -1.0), 1.0)
+    low, mid, high = (178, 24, 43), (247, 247, 247), (33, 102, 172)
+    end, share = (high, value) if value >= 0 else (low, -value)
+    return "#" + "".join(f"{round(m + (e - m) * share):02x}" for m, e in zip(mid, end))
+
+
+def heatmap(names: list[str], cells: dict[tuple[int, int], tuple[float | None, str]], label: str) -> str:
+    """A symmetric matrix of values in [-1, 1]; `cells` (i, j) -> (value, tooltip), i < j."""
+    cell = 46
+    label_width = min(220, 10 + CHAR_WIDTH * max([len(n) for n in names] + [4]))
+    top = 16 + label_width * 0.72   # column labels are turned by 45 degrees
+    body = []
+    for j, name in enumerate(names):
+        x = label_width + j * cell + cell / 2
+        body.append(f'<text x="{x:.1f}" y="{top - 4:.1f}" transform="rotate(-45 {x:.1f} {top - 4:.1f})">{esc(name)}</text>')
+    for i, name in enumerate(names):
+        y = top + i * cell
+        body.append(text(label_width - 6, y + cell / 2 + 4, name, "end"))
+        for j in range(len(names)):
+            x = label_width + j * cell
+            if i == j:
+                body.append(f'<rect class="diagonal" x="{x}" y="{y:.1f}" width="{cell}" height="{cell}"/>')
+                continue
+            found = cells.get((min(i, j), max(i, j)))
+            if found is None:
+                continue
+            value, tooltip = found
+            color = "#e8e8e8" if value is None else diverging(value)
+            ink = "#ffffff" if value is not None and abs(value) > 0.6 else "#222222"
+            body.append(mark(tooltip, f'<rect class="cell" x="{x}" y="{y:.1f}" width="{cell}" height="{cell}" fill="{color}"/>',
+                             f'<text x="{x + cell / 2:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="middle" '
+                             f'fill="{ink}">{esc(fmt(value))}</text>'))
+    size = label_width + cell * len(names) + 10
+    return svg(size, top + cell * len(names) + 8, body, label)
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def _cell(value: object) -> str:
+    cls = ' class="num"' if value is None or is_number(value) else ""
+    return f"<td{cls}>{esc(fmt(value))}</td>"
+
+
+def table(table_id: str, source: str, columns: list[str], rows: list[dict], where: dict | None = None,
+          caption: str = "") -> str:
+    """An HTML table of mart rows under the mart's column names. data-mart and data-where say which
+    rows of which mart it shows (`where`: column = value filters)."""
+    where = where or {}
+    caption = caption or (source + (" where " + ", ".join(f"{k} = {v}" for k, v in where.items()) if where else ""))
+    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>" for row in rows)
+    return (f'<div class="table-wrap"><table id="{esc(table_id)}" data-mart="{esc(source)}" '
+            f'data-where="{esc(json.dumps(where, default=str))}"><caption>{esc(caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+def wide_table(table_id: str, source: str, keys: list[str], group_column: str, groups: list[object],
+               values: list[str], rows: list[dict], where: dict) -> str:
+    """Rows of `source` side by side: one line per value of `keys`, and for each value of
+    `group_column` (a header over its columns) the `values` columns."""
+    lines: dict[tuple, dict] = {}
+    for row in rows:
+        lines.setdefault(tuple(row[k] for k in keys), {})[row[group_column]] = row
+    head1 = "".join("<th></th>" for _ in keys) + "".join(
+        f'<th colspan="{len(values)}" class="group">{esc(fmt(g))}</th>' for g in groups)
+    head2 = "".join(f"<th>{esc(c)}</th>" for c in keys) + "".join(f"<th>{esc(c)}</th>" for _ in groups for c in values)
+    body = []
+    for key, by_group in lines.items():
+        cells = "".join(_cell(v) for v in key)
+        for group in groups:
+            row = by_group.get(group)
+            cells += "".join(_cell(row[c]) if row else "<td></td>" for c in values)
+        body.append(f"<tr>{cells}</tr>")
+    caption = source + " where " + ", ".join(f"{k} = {v}" for k, v in where.items()) + f", one column group per {group_column}"
+    return (f'<div class="table-wrap"><table id="{esc(table_id)}" data-mart="{esc(source)}" '
+            f'data-where="{esc(json.dumps(where, default=str))}" data-group-column="{esc(group_column)}">'
+            f"<caption>{esc(caption)}</caption><thead><tr>{head1}</tr><tr>{head2}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+# ----------------------------------------------------------------------------- sections
+
+
+@dataclass
+class Section:
+    anchor: str
+    title: str
+    sources: list[str]
+    intro: str = ""
+    parts: list[str] = field(default_factory=list)
+
+    def note(self, message: str) -> None:
+        self.parts.append(f'<p class="note">{esc(message)}</p>')
+
+    def figure(self, *items: str, caption: str = "") -> None:
+        self.parts.append('<div class="figure">' + (f"<h3>{esc(caption)}</h3>" if caption else "")
+                          + '<div class="row">' + "".join(items) + "</div></div>")
+
+    def html(self) -> str:
+        return (f'<section id="{self.anchor}"><h2>{esc(self.title)}</h2>'
+                f'<p class="source">Source: {esc(", ".join(self.sources))}</p>'
+                + (f'<p class="intro">{esc(self.intro)}</p>' if self.intro else "")
+                + "".join(self.parts) + "</section>")
+
+
+def interval_tooltip(title: str, row: dict, value: str, lower: str, upper: str, *extra: str) -> str:
+    lines = [title, f"{value} {fmt(row.get(value))}  [{lower} {fmt(row.get(lower))}, {upper} {fmt(row.get(upper))}]"]
+    lines += [f"{c} {fmt(row.get(c))}" for c in extra]
+    return "\n".join(lines)
+
+
+def families_of(rows: list[dict], column: str = "family") -> list[str]:
+    return sorted({r[column] for r in rows}, key=lambda f: order_key(FAMILY_ORDER, f))
+
+
+METRIC_COLUMNS = ("family", "metric", "k", "slice_dimension", "slice_value", "value", "ci_lower", "ci_upper", "n_units")
+
+
+def section_headline(db: Database) -> Section:
+    section = Section("headline", "Headline metrics", ["metric_values"],
+                      "Every metric over all resolved records (slice overall), with its 95 % interval.")
+    mart = db.read("metric_values", METRIC_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    rows = family_sort([r for r in mart.rows if r["slice_dimension"] == "overall"], "metric", "k")
+    if not rows:
+        section.note("metric_values has no rows of the slice overall: nothing to show.")
+        return section
+    for family in families_of(rows):
+        members = [r for r in rows if r["family"] == family]
+        chart_rows = [Row(metric_label(r), [Point(num(r["value"]), num(r["ci_lower"]), num(r["ci_upper"]),
+                                                  interval_tooltip(f"{family}: {metric_label(r)}", r, "value", "ci_lower",
+                                                                   "ci_upper", "n_units"))]) for r in members]
+        domain = domain_of([num(r[c]) for r in members for c in ("value", "ci_lower", "ci_upper")])
+        section.figure(forest(chart_rows, [("value", PALETTE[0])], domain, f"{family} metrics"),
+                       table(f"headline-metric_values-{len(section.parts)}", "metric_values",
+                             ["family", "metric", "k", "value", "ci_lower", "ci_upper", "n_units"], members,
+                             {"slice_dimension": "overall", "family": family}), caption=family)
+    return section
+
+
+def section_retrieval_k(db: Database) -> Section:
+    section = Section("retrieval-k", "Retrieval measures against K", ["retrieval_metrics", "metric_values"],
+                      "Each retrieval measure at every cut-off K, with the 95 % interval of metric_values (slice overall).")
+    mart = db.read("retrieval_metrics", ("k",), "select * from {relation} order by k")
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    measures = [c for c in mart.columns if c.endswith("_at_k")]
+    intervals = {}
+    values = db.read("metric_values", METRIC_COLUMNS)
+    if isinstance(values, Mart):
+        intervals = {(r["metric"], r["k"]): r for r in values.rows
+                     if r["family"] == "retrieval" and r["slice_dimension"] == "overall"}
+    ks = [r["k"] for r in mart.rows]
+    series = []
+    for index, measure in enumerate(measures):
+        metric = measure.removesuffix("_at_k")
+        points = []
+        for row in mart.rows:
+            interval = intervals.get((metric, row["k"]), {})
+            lower, upper = num(interval.get("ci_lower")), num(interval.get("ci_upper"))
+            tooltip = (f"{measure} at k = {row['k']}: {fmt(row[measure])}\n"
+                       f"95 % interval (metric_values): [{fmt(lower)}, {fmt(upper)}]\nn_queries {fmt(row.get('n_queries'))}")
+            points.append(Point(num(row[measure]), lower, upper, tooltip))
+        series.append((measure, PALETTE[index % len(PALETTE)], points))
+    domain = domain_of([p.upper for _, _, pts in series for p in pts] + [p.lower for _, _, pts in series for p in pts]
+                       + [p.value for _, _, pts in series for p in pts])
+    chart = line_chart([str(k) for k in ks], series, domain, "retrieval measures against K", x_title="K", width=640,
+                       height=300)
+    section.figure(chart, table("retrieval_k-retrieval_metrics", "retrieval_metrics", mart.columns, mart.rows))
+    return section
+
+
+def section_slices(db: Database) -> Section:
+    section = Section("slices", "Slices", ["metric_values"],
+                      "Every metric per slice (language, tier, label source, ...) next to the overall value (grey), "
+                      "with 95 % intervals.")
+    mart = db.read("metric_values", METRIC_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    overall = {(r["family"], r["metric"], r["k"]): r for r in mart.rows if r["slice_dimension"] == "overall"}
+    dimensions = sorted({r["slice_dimension"] for r in mart.rows if r["slice_dimension"] != "overall"},
+                        key=lambda d: order_key(SLICE_ORDER, d))
+    if not dimensions:
+        section.note("metric_values has no slice besides overall: nothing to show.")
+        return section
+    for dimension in dimensions:
+        rows = family_sort([r for r in mart.rows if r["slice_dimension"] == dimension], "metric", "k")
+        slice_values = sorted({r["slice_value"] for r in rows}, key=lambda v: (v is None, str(v)))
+        series = [("overall", GREY)] + [(str(v), PALETTE[i % len(PALETTE)]) for i, v in enumerate(slice_values)]
+        charts = []
+        for family in families_of(rows):
+            members = [r for r in rows if r["family"] == family]
+            by_key: dict[tuple, dict] = {}
+            for r in members:
+                by_key.setdefault((r["metric"], r["k"]), {})[r["slice_value"]] = r
+            chart_rows, numbers = [], []
+            for (metric, k), by_value in by_key.items():
+                label = metric_label({"metric": metric, "k": k})
+                base = overall.get((family, metric, k))
+                points: list[Point | None] = [
+                    Point(num(base["value"]), num(base["ci_lower"]), num(base["ci_upper"]),
+                          interval_tooltip(f"{family}: {label}, overall", base, "value", "ci_lower", "ci_upper", "n_units"))
+                    if base else None]
+                for value in slice_values:
+                    r = by_value.get(value)
+                    points.append(None if r is None else Point(
+                        num(r["value"]), num(r["ci_lower"]), num(r["ci_upper"]),
+                        interval_tooltip(f"{family}: {label}, {dimension} = {value}", r, "value", "ci_lower", "ci_upper",
+                                         "n_units")))
+                numbers += [c for p in points if p for c in (p.value, p.lower, p.upper)]
+                chart_rows.append(Row(label, points))
+            charts.append(f"<div><h3>{esc(family)}</h3>"
+                          + forest(chart_rows, series, domain_of(numbers), f"{family} metrics by {dimension}") + "</div>")
+        section.figure(*charts, caption=f"by {dimension}")
+        section.figure(wide_table(f"slices-metric_values-{len(section.parts)}", "metric_values", ["family", "metric", "k"],
+                                  "slice_value", slice_values, ["value", "ci_lower", "ci_upper", "n_units"], rows,
+                                  {"slice_dimension": dimension}))
+    return section
+
+
+AGREEMENT_COLUMNS = ("task", "label", "tier", "n_units", "krippendorff_alpha", "alpha_ci_lower", "alpha_ci_upper",
+                     "gwet_ac1", "ac1_ci_lower", "ac1_ci_upper", "alpha_target", "meets_target", "p_alpha_below_target")
+
+
+def section_agreement(db: Database) -> Section:
+    section = Section("agreement", "Annotator agreement", ["annotator_agreement"],
+                      "Krippendorff's alpha and Gwet's AC1 per task, label and tier with their 95 % intervals, "
+                      "against the alpha target (dashed); a hollow alpha point misses the target.")
+    mart = db.read("annotator_agreement", AGREEMENT_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    rows = family_sort(mart.rows, "label", "tier")
+    charts = []
+    for task in families_of(rows, "task"):
+        members = [r for r in rows if r["task"] == task]
+        chart_rows, numbers = [], []
+        for r in members:
+            title = f"{task}: {r['label']}, tier {r['tier']}"
+            alpha = Point(num(r["krippendorff_alpha"]), num(r["alpha_ci_lower"]), num(r["alpha_ci_upper"]),
+                          interval_tooltip(title, r, "krippendorff_alpha", "alpha_ci_lower", "alpha_ci_upper", "alpha_target",
+                                           "meets_target", "p_alpha_below_target", "n_units"),
+                          hollow=r["meets_target"] is False)
+            ac1 = Point(num(r["gwet_ac1"]), num(r["ac1_ci_lower"]), num(r["ac1_ci_upper"]),
+                        interval_tooltip(title, r, "gwet_ac1", "ac1_ci_lower", "ac1_ci_upper", "n_units"))
+            numbers += [alpha.value, alpha.lower, alpha.upper, ac1.value, ac1.lower, ac1.upper]
+            chart_rows.append(Row(f"{r['label']} · {r['tier']}", [alpha, ac1]))
+        targets = sorted({num(r["alpha_target"]) for r in members} - {None})
+        charts.append(f"<div><h3>{esc(task)}</h3>" + forest(
+            chart_rows, [("krippendorff_alpha", PALETTE[0]), ("gwet_ac1", PALETTE[1])],
+            domain_of(numbers + targets), f"{task} agreement", [(t, "alpha_target") for t in targets]) + "</div>")
+    section.figure(*charts)
+    section.figure(table("agreement-annotator_agreement", "annotator_agreement", list(AGREEMENT_COLUMNS), rows))
+    return section
+
+
+PAIR_COLUMNS = ("task", "label", "annotator_a", "annotator_b", "n_shared_units", "observed_agreement", "cohen_kappa",
+                "kappa_ci_lower", "kappa_ci_upper")
+
+
+def section_pairs(db: Database) -> Section:
+    section = Section("pair-kappas", "Pairwise kappas", ["annotator_pair_agreement"],
+                      "Cohen's kappa of every pair of annotators per task and label (blue: agreement beyond chance, "
+                      "red: below; grey: no kappa).")
+    mart = db.read("annotator_pair_agreement", PAIR_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    rows = family_sort(mart.rows, "label", "annotator_a", "annotator_b")
+    for task in families_of(rows, "task"):
+        members = [r for r in rows if r["task"] == task]
+        names = sorted({str(r[c]) for r in members for c in ("annotator_a", "annotator_b")})
+        maps = []
+        for label in sorted({r["label"] for r in members}):
+            cells = {}
+            for r in (r for r in members if r["label"] == label):
+                i, j = names.index(str(r["annotator_a"])), names.index(str(r["annotator_b"]))
+                if i == j:
+                    continue
+                cells[(min(i, j), max(i, j))] = (num(r["cohen_kappa"]), interval_tooltip(
+                    f"{task}: {label}, {r['annotator_a']} × {r['annotator_b']}", r, "cohen_kappa", "kappa_ci_lower",
+                    "kappa_ci_upper", "n_shared_units", "observed_agreement"))
+            maps.append(f"<div><h3>{esc(label)}</h3>{heatmap(names, cells, f'{task} {label} pair kappas')}</div>")
+        section.figure(*maps, caption=task)
+    section.figure(table("pair_kappas-annotator_pair_agreement", "annotator_pair_agreement", list(PAIR_COLUMNS), rows))
+    return section
+
+
+PROTOCOL_COLUMNS = ("task", "tier", "n_records", "share_of_records", "target_share_of_records", "n_dual_annotated",
+                    "dual_annotation_rate", "spot_check_rate_target", "n_disagreeing", "n_adjudicated", "n_pending",
+                    "n_labels_with_alpha", "min_krippendorff_alpha", "min_alpha_ci_lower", "alpha_target",
+                    "meets_alpha_target", "max_p_alpha_below_target", "labeling_cost")
+
+
+def section_protocol(db: Database) -> Section:
+    section = Section("protocol", "Labeling protocol", ["labeling_protocol"],
+                      "ADR-001 per family and tier: the share of records against the gold-share target, the "
+                      "dual-annotation (spot-check) rate against its target, the weakest label's alpha against the "
+                      "alpha target (targets as black ticks), and the labeling cost.")
+    mart = db.read("labeling_protocol", PROTOCOL_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    rows = family_sort(mart.rows, "tier")
+    tiers = sorted({r["tier"] for r in rows})
+    colors = {t: PALETTE[i % len(PALETTE)] for i, t in enumerate(tiers)}
+    names = [f"{r['task']} · {r['tier']}" for r in rows]
+
+    def bars(value: str, target: str | None, title: str, domain: tuple[float, float] | None = None) -> str:
+        tips = [f"{n}\n{value} {fmt(r[value])}" + (f"\n{target} {fmt(r[target])}" if target else "") for n, r in zip(names, rows)]
+        numbers = [num(r[value]) for r in rows] + ([num(r[target]) for r in rows] if target else [])
+        chart = bar_chart([(n, num(r[value]), tip, colors[r["tier"]]) for n, r, tip in zip(names, rows, tips)],
+                          domain or domain_of(numbers), title, [num(r[target]) for r in rows] if target else None)
+        return f"<div><h3>{esc(value)}</h3>{chart}</div>"
+
+    section.figure(bars("share_of_records", "target_share_of_records", "share of records against the target"),
+                   bars("dual_annotation_rate", "spot_check_rate_target", "dual-annotation rate against the spot-check target"),
+                   bars("min_krippendorff_alpha", "alpha_target", "weakest alpha against the target"),
+                   bars("labeling_cost", None, "labeling cost",
+                        domain_of([num(r["labeling_cost"]) for r in rows], (0, 0))))
+    section.figure(table("protocol-labeling_protocol", "labeling_protocol", list(PROTOCOL_COLUMNS), rows))
+    return section
+
+
+DRIFT_COLUMNS = ("task", "iso_week", "week_start", "n_spot_checked_units", "n_disagreeing_units", "disagreement_rate",
+                 "previous_week_disagreement_rate", "drift_threshold", "is_above_threshold", "is_drift_alert")
+
+
+def section_drift(db: Database) -> Section:
+    section = Section("drift", "Drift timeline", ["labeling_drift"],
+                      "The weekly disagreement rate of the triage spot-checks against the drift threshold (dashed); "
+                      "shaded weeks raise a drift alert (above the threshold two weeks running), hollow points are "
+                      "above the threshold.")
+    mart = db.read("labeling_drift", DRIFT_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    rows = family_sort(mart.rows, "week_start")
+    charts = []
+    for task in families_of(rows, "task"):
+        members = [r for r in rows if r["task"] == task]
+        weeks = [str(r["iso_week"]) for r in members]
+        points = [Point(num(r["disagreement_rate"]), tooltip="\n".join(
+            [f"{task}: {r['iso_week']} (from {fmt(r['week_start'])})"]
+            + [f"{c} {fmt(r[c])}" for c in DRIFT_COLUMNS[3:]]), hollow=bool(r["is_above_threshold"])) for r in members]
+        thresholds = sorted({num(r["drift_threshold"]) for r in members} - {None})
+        alerts = [(i, f"{task}: drift alert in {r['iso_week']}") for i, r in enumerate(members) if r["is_drift_alert"]]
+        charts.append(f"<div><h3>{esc(task)}</h3>" + line_chart(
+            weeks, [("disagreement_rate", PALETTE[0], points)], domain_of([p.value for p in points] + thresholds),
+            f"{task} drift", [(t, "drift_threshold") for t in thresholds], alerts, "ISO week",
+            width=max(360, 70 * len(weeks) + 60)) + "</div>")
+    section.figure(*charts)
+    section.figure(table("drift-labeling_drift", "labeling_drift", list(DRIFT_COLUMNS), rows))
+    return section
+
+
+JUDGE_COLUMNS = ("annotator_id", "task", "label", "tier", "n_units", "accuracy", "cohen_kappa", "kappa_ci_lower",
+                 "kappa_ci_upper", "precision", "recall", "f1")
+WEIGHT_COLUMNS = ("annotator_id", "annotator_kind", "task", "n_gold_units", "n_gold_labels", "gold_kappa", "weight",
+                  "min_kappa", "is_within_bounds")
+
+
+def section_judges(db: Database) -> Section:
+    section = Section("judge-calibration", "Judge calibration", ["judge_agreement", "judge_weights"],
+                      "Each judge against the human consensus per task and label: Cohen's kappa with its 95 % interval "
+                      "and F1, for all units and for the gold tier; then each judge's weight per task against the "
+                      "minimum kappa (judges out of bounds, in grey, do not vote).")
+    weights = db.read("judge_weights", WEIGHT_COLUMNS)
+    min_kappas = sorted({num(r["min_kappa"]) for r in weights.rows} - {None}) if isinstance(weights, Mart) else []
+    mart = db.read("judge_agreement", JUDGE_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+    else:
+        rows = family_sort(mart.rows, "label", "annotator_id", "tier")
+        tiers = sorted({r["tier"] for r in rows})
+        series = [(str(t), PALETTE[i % len(PALETTE)]) for i, t in enumerate(tiers)]
+        for task in families_of(rows, "task"):
+            members = [r for r in rows if r["task"] == task]
+            by_key: dict[tuple, dict] = {}
+            for r in members:
+                by_key.setdefault((r["label"], r["annotator_id"]), {})[r["tier"]] = r
+
+            def points(by_tier: dict, value: str, lower: str | None, upper: str | None, task: str = task) -> list:
+                out = []
+                for tier in tiers:
+                    r = by_tier.get(tier)
+                    if r is None:
+                        out.append(None)
+                        continue
+                    title = f"{task}: {r['label']}, {r['annotator_id']}, tier {tier}"
+                    tip = "\n".join([title] + [f"{c} {fmt(r[c])}" for c in JUDGE_COLUMNS[4:]])
+                    out.append(Point(num(r[value]), num(r[lower]) if lower else None, num(r[upper]) if upper else None, tip))
+                return out
+
+            kappa_rows = [Row(f"{judge}", points(t, "cohen_kappa", "kappa_ci_lower", "kappa_ci_upper"), group=label)
+                          for (label, judge), t in by_key.items()]
+            f1_rows = [Row(f"{judge}", points(t, "f1", None, None), group=label) for (label, judge), t in by_key.items()]
+            kappa_numbers = [num(r[c]) for r in members for c in ("cohen_kappa", "kappa_ci_lower", "kappa_ci_upper")]
+            section.figure(
+                "<div><h3>cohen_kappa</h3>" + forest(kappa_rows, series, domain_of(kappa_numbers + min_kappas),
+                                                     f"{task} judge kappas", [(m, "min_kappa") for m in min_kappas],
+                                                     width=520) + "</div>",
+                "<div><h3>f1</h3>" + forest(f1_rows, series, domain_of([num(r["f1"]) for r in members]),
+                                            f"{task} judge F1", width=420) + "</div>",
+                caption=task)
+        section.figure(table("judges-judge_agreement", "judge_agreement", list(JUDGE_COLUMNS), rows))
+    if isinstance(weights, str):
+        section.note(weights)
+    else:
+        rows = sorted(weights.rows, key=lambda r: (order_key(FAMILY_ORDER, r["task"]), str(r["annotator_id"])))
+        bars = [(f"{r['task']} · {r['annotator_id']}", num(r["weight"]),
+                 "\n".join([f"{r['task']}: {r['annotator_id']} ({r['annotator_kind']})"]
+                           + [f"{c} {fmt(r[c])}" for c in WEIGHT_COLUMNS[3:]]),
+                 PALETTE[0] if r["is_within_bounds"] else GREY) for r in rows]
+        chart = bar_chart(bars, domain_of([b[1] for b in bars] + [num(r["min_kappa"]) for r in rows]),
+                          "judge weights", [num(r["min_kappa"]) for r in rows], width=520)
+        section.figure(f"<div><h3>weight (tick: min_kappa)</h3>{chart}</div>",
+                       table("judges-judge_weights", "judge_weights", list(WEIGHT_COLUMNS), rows))
+    return section
+
+
+BIAS_COLUMNS = ("annotator_id", "annotator_kind", "family", "metric", "k", "n_records", "judge_value", "judge_ci_lower",
+                "judge_ci_upper", "judge_n_units", "human_value", "human_ci_lower", "human_ci_upper", "human_n_units",
+                "difference")
+
+
+def section_bias(db: Database) -> Section:
+    section = Section("judge-bias", "Judge bias", ["judge_metric_values"],
+                      "Each metric from a judge's labels (colour) against the same records' human value (grey), with "
+                      "95 % intervals; difference = judge_value − human_value.")
+    mart = db.read("judge_metric_values", BIAS_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    rows = family_sort(mart.rows, "annotator_id", "metric", "k")
+    charts = []
+    for index, judge in enumerate(sorted({str(r["annotator_id"]) for r in rows})):
+        members = [r for r in rows if str(r["annotator_id"]) == judge]
+        chart_rows, numbers = [], []
+        for r in members:
+            title = f"{judge}: {r['family']}, {metric_label(r)}"
+            extra = ("difference", "n_records")
+            human = Point(num(r["human_value"]), num(r["human_ci_lower"]), num(r["human_ci_upper"]),
+                          interval_tooltip(title, r, "human_value", "human_ci_lower", "human_ci_upper", "human_n_units", *extra))
+            judged = Point(num(r["judge_value"]), num(r["judge_ci_lower"]), num(r["judge_ci_upper"]),
+                           interval_tooltip(title, r, "judge_value", "judge_ci_lower", "judge_ci_upper", "judge_n_units", *extra))
+            numbers += [human.value, human.lower, human.upper, judged.value, judged.lower, judged.upper]
+            chart_rows.append(Row(metric_label(r), [human, judged], group=str(r["family"])))
+        charts.append(f"<div><h3>{esc(judge)}</h3>" + forest(
+            chart_rows, [("human_value", GREY), ("judge_value", PALETTE[(index + 1) % len(PALETTE)])],
+            domain_of(numbers), f"{judge} against the humans", width=480) + "</div>")
+    section.figure(*charts)
+    section.figure(table("bias-judge_metric_values", "judge_metric_values", list(BIAS_COLUMNS), rows))
+    return section
+
+
+def section_quarantine(db: Database) -> Section:
+    section = Section("quarantine", "Quarantine", ["rejected_annotations"],
+                      "The rejected rows per task, and per reason code (a row with several codes counts under each).")
+    mart = db.read("rejected_annotations", ("task", "reasons"),
+                   "select task, reasons, count(*) as n_rows from {relation} group by task, reasons")
+    if isinstance(mart, str):
+        section.note(mart)
+        return section
+    by_task: dict[object, int] = {}
+    by_reason: dict[tuple, int] = {}
+    for r in mart.rows:
+        by_task[r["task"]] = by_task.get(r["task"], 0) + r["n_rows"]
+        for code in (r["reasons"] or "").split(";") if r["reasons"] else [None]:
+            by_reason[(r["task"], code)] = by_reason.get((r["task"], code), 0) + r["n_rows"]
+    tasks = sorted(by_task, key=lambda t: order_key(FAMILY_ORDER, t))
+    task_rows = [{"task": t, "n_rows": by_task[t]} for t in tasks]
+    reason_rows = [{"task": t, "reason": c, "n_rows": n} for (t, c), n in
+                   sorted(by_reason.items(), key=lambda i: (order_key(FAMILY_ORDER, i[0][0]), -i[1], str(i[0][1])))]
+    charts = []
+    for task in tasks:
+        members = [r for r in reason_rows if r["task"] == task]
+        bars = [(fmt(r["reason"]), float(r["n_rows"]), f"{task}: {fmt(r['reason'])}\nn_rows {r['n_rows']}", PALETTE[5])
+                for r in members]
+        charts.append(f"<div><h3>{esc(task)}: {by_task[task]} rows</h3>"
+                      + bar_chart(bars, domain_of([b[1] for b in bars], (0, 1)), f"{task} rejected rows by reason",
+                                  whole=True) + "</div>")
+    section.figure(*charts)
+    section.figure(table("quarantine-by-task", "rejected_annotations", ["task", "n_rows"], task_rows,
+                         caption="rejected_annotations: rows per task"),
+                   table("quarantine-by-reason", "rejected_annotations", ["task", "reason", "n_rows"], reason_rows,
+                         caption="rejected_annotations: rows per task and reason code (reasons split at ;)"))
+    return section
+
+
+RUN_MARTS = ("run_comparison", "run_comparison_queries")
+
+
+def section_runs(db: Database) -> Section:
+    section = Section("runs", "Run comparison", list(RUN_MARTS))
+    present = [name for name in RUN_MARTS if db.has(name)]
+    if not present:
+        section.note("The marts run_comparison and run_comparison_queries are not in this database: no run comparison to show.")
+        return section
+    for name in RUN_MARTS:
+        columns, rows = db.query(f"select * from {db.relation(name)} limit {RUN_COMPARISON_ROWS + 1}") if name in present \
+            else ([], [])
+        if name not in present:
+            section.note(f"The mart {name} is not in this database.")
+        elif not rows:
+            section.note(f"The mart {name} has no rows.")
+        else:
+            shown = [dict(zip(columns, row)) for row in rows[:RUN_COMPARISON_ROWS]]
+            if len(rows) > RUN_COMPARISON_ROWS:
+                section.note(f"{name}: the first {RUN_COMPARISON_ROWS} rows.")
+            section.figure(table(f"runs-{name}", name, columns, shown))
+    return section
+
+
+SECTIONS = (section_headline, section_retrieval_k, section_slices, section_agreement, section_pairs, section_protocol,
+            section_drift, section_judges, section_bias, section_quarantine, section_runs)
+
+STYLE = """
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif;
+       color: #222; margin: 0 auto; padding: 0 24px 48px; max-width: 1500px; }
+h1 { margin: 20px 0 4px; } h2 { margin: 36px 0 2px; border-bottom: 2px solid #0072B2; }
+h3 { font-size: 14px; margin: 10px 0 4px; }
+nav a { margin-right: 12px; white-space: nowrap; }
+.source { color: #555; margin: 2px 0; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+.intro { margin: 4px 0 8px; max-width: 70em; } .note { font-style: italic; color: #7a4b00; }
+.figure { margin: 10px 0 18px; } .row { display: flex; flex-wrap: wrap; gap: 18px 28px; align-items: flex-start; }
+.table-wrap { max-height: 34em; overflow: auto; border: 1px solid #ddd; }
+table { border-collapse: collapse; font-size: 12px; }
+caption { caption-side: top; text-align: left; color: #555; padding: 4px 6px; font-size: 12px; }
+th, td { padding: 2px 7px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
+th { position: sticky; top: 0; background: #f4f6f8; font-weight: 600; }
+th.group { text-align: center; border-left: 1px solid #ccc; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+svg.chart { font-size: 11px; overflow: visible; }
+svg .grid { stroke: #e4e4e4; } svg .axis { fill: #666; font-size: 10px; } svg .group { font-weight: 600; }
+svg .reference { stroke: #222; stroke-dasharray: 4 3; } svg .target { stroke: #000; stroke-width: 2.5; }
+svg .ci { stroke-width: 2; } svg .line { fill: none; stroke-width: 1.6; } svg .null { fill: #999; }
+svg .band { fill: #D55E00; fill-opacity: 0.16; } svg .diagonal { fill: #f4f4f4; } svg .cell { stroke: #fff; }
+svg .mark:hover { opacity: 0.7; }
+"""
+
+
+def render(db: Database) -> str:
+    sections = [build(db) for build in SECTIONS]
+    built = datetime.datetime.fromtimestamp(db.path.stat().st_mtime, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    nav = " ".join(f'<a href="#{s.anchor}">{esc(s.title)}</a>' for s in sections)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>ragmart report</title><style>{STYLE}</style></head><body>"
+            f"<h1>ragmart report</h1><p class=\"source\">Database: {esc(db.path)} (written {built})</p>"
+            f"<p>Values to 3 decimals, {NULL} for null; hover over a mark for its numbers. Intervals are 95 %.</p>"
+            f"<nav>{nav}</nav>" + "".join(s.html() for s in sections) + "</body></html>\n")
+
+
+def write_report(database: Path, out: Path) -> int:
+    """Write the report of `database` to `out` (via a temporary file renamed into place); returns its size."""
+    if not database.is_file():
+        raise ReportError(f"the database does not exist: {database} (run `make build` first, or set RAGMART_DUCKDB_PATH)")
+    db = Database(database)
+    try:
+        page = render(db)
+    finally:
+        db.close()
+    data = page.encode("utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        partial = out.with_name(f".{out.name}.partial")
+        partial.write_bytes(data)
+        os.replace(partial, out)
+    except OSError as error:
+        raise ReportError(f"cannot write {out}: {error}") from None
+    return len(data)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database", default="",
+                        help="the DuckDB file to read, opened read-only (default: $RAGMART_DUCKDB_PATH or ragmart.duckdb "
+                        "of the project; a relative path is relative to --relative-to)")
+    parser.add_argument("--out", default="",
+                        help=f"the HTML file to write (default: {DEFAULT_OUT} of the project; a relative path is "
+                        "relative to --relative-to)")
+    parser.add_argument("--relative-to", default="",
+                        help="the folder a relative --out or --database is taken from (default: the current folder; "
+                        "make passes the caller's)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    started = time.monotonic()
+    try:
+        out = resolve(args.out, PROJECT / DEFAULT_OUT, args.relative_to or None)
+        database = resolve(args.database, database_path(), args.relative_to or None)
+        size = write_report(database, out)
+    except ReportError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"report of {database} written to {out} ({size / 1024:.0f} kB, {time.monotonic() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
