@@ -9,7 +9,7 @@ side, annotator agreement against the alpha target, the pairwise kappas, the lab
 its drift alerts, the judges' calibration and bias, the quarantine and the run comparison. Each
 section names the mart it reads ("Source: ..."); each chart has its numbers in the table beside it
 (the columns named as in the mart, values to 3 decimals, null as "–") and in the tooltip of each
-mark. A mart that is missing or empty gives a one-line note instead of its section.
+mark. A mart that is missing or empty gives a one-line note in its section instead of a crash.
 
 The charts are hand-written inline SVG, not Altair / Vega-Lite: the file then holds no script at
 all, needs no network and no JavaScript engine to show its charts (the report opens offline in any
