@@ -38,7 +38,7 @@ help:
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
-	@echo "make test    sqlfluff + ruff, dbt build, dbt docs generate and pytest, marts proven equal on PostgreSQL (what CI runs)"
+	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
@@ -129,7 +129,10 @@ test-engines: $(BIN)/.dev-installed $(BIN)/.postgres-installed $(BIN)/.spark-ins
 	RAGMART_ENGINES=postgres,spark RAGMART_ENGINE_DATA_SETS= SPARK_LOCAL_IP=127.0.0.1 scripts/postgres.sh run \
 		$(BIN)/python -m pytest tests/python/engines -q -rs
 
-test: lint dbt-build docs pytest
+# The sample's full `dbt build` (every data and unit test) and `dbt docs generate` run inside pytest
+# (tests/python/conftest.py builds every data set once, two at a time); lint runs beside pytest.
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint pytest
 
 clean:
 	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building.duckdb \

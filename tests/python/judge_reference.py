@@ -65,6 +65,7 @@ Statistics are exact (``fractions.Fraction``) and converted to float at the end.
 
 from __future__ import annotations
 
+import csv
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -786,3 +787,32 @@ if __name__ == "__main__":  # pragma: no cover - manual inspection helper
     for row in jr.rows:
         print(json.dumps(row))
     print("judges:", jr.judges, "ambiguities:", jr.ambiguities)
+
+
+def judge_ids(seed_dir) -> set[str]:
+    """annotator ids of kind LLM or CODE in annotators.csv (as loaded, kind trimmed)."""
+    return {a["annotator_id"] for a in R.read_csv(Path(seed_dir) / "annotators.csv")
+            if (a.get("annotator_kind") or "").strip() in JUDGE_KINDS}
+
+
+def without_judges(seed_dir, out) -> Path:
+    """A copy of the seed CSVs without the rows of LLM / CODE annotators in the three export
+    CSVs (annotators.csv and records.csv unchanged)."""
+    import shutil
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    judges = judge_ids(seed_dir)
+    exports = {f"{spec['seed']}.csv" for spec in R.TASKS.values()}
+    for path in Path(seed_dir).glob("*.csv"):
+        if path.name not in exports:
+            shutil.copyfile(path, out / path.name)
+            continue
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            rows = list(csv.reader(fh))
+        col = rows[0].index("annotator_id")
+        kept = [rows[0]] + [row for row in rows[1:] if len(row) <= col or row[col] not in judges]
+        assert len(kept) < len(rows), f"{path.name}: no judge row to remove"
+        with open(out / path.name, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh, lineterminator="\n").writerows(kept)
+    return out

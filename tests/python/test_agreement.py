@@ -19,29 +19,24 @@ from __future__ import annotations
 
 import csv
 import math
-import os
-import subprocess
-import sys
 from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import agreement_reference as A
-import conftest as C
 import generate as G
 import numpy as np
 import pytest
 import reference as R
+from kit.compare import assert_same_rows, same_value
 
 TOL = 1e-9
 SCENARIOS = ["sample", "generated"]
+BUILD_OF = {"sample": "sample", "generated": "agreement"}     # the conftest scenario of each
+SCENARIOS_USED = list(BUILD_OF.values())
 AG_KEY = ["task", "label", "tier"]
 PAIR_KEY = ["task", "label", "annotator_a", "annotator_b"]
-# only what the two marts need (seeds included), and no data/unit tests: test_marts.py runs
-# the full build; here a failing project test must not skip the marts, and time matters.
-BUILD_SELECTION = ["--select", "+annotator_agreement", "+annotator_pair_agreement",
-                   "--exclude", "resource_type:test", "resource_type:unit_test"]
 
 
 # =========================================================================== hand-computed cases
@@ -299,170 +294,53 @@ def test_tiers_and_rows_by_hand(tmp_path):
 
 # =========================================================================== builds
 
-class AgBuild:
-    def __init__(self, name, tmp: Path, seed_dir: Path | None):
-        self.name = name
-        self.tmp = tmp
-        self.project = C.prepare_project(tmp, seed_dir)
-        self.seed_dir = self.project / "seeds"       # what dbt loads (a copy, taken now)
-        self.db = tmp / "ragmart.duckdb"
-        self.error = None
-        self.marts = None
-        self.null_mode = None
-        self.loader_problem = None
-        self._agr = None
-        env = dict(os.environ, RAGMART_DUCKDB_PATH=str(self.db))
-        dbt = Path(sys.executable).parent / "dbt"
-        cmd = ([str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]) + \
-            C.dbt_args(self.project, C.Scenario(name, extra_args=BUILD_SELECTION))
-        self.log = open(tmp / "dbt_stdout.log", "w")
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                     cwd=tmp)
-
-    def finish(self):
-        try:
-            self.proc.wait(timeout=600)
-        finally:
-            self.log.close()
-        if self.proc.returncode not in (0, 1):
-            self.error = (f"dbt exited with {self.proc.returncode}: "
-                          f"{(self.tmp / 'dbt_stdout.log').read_text()[-3000:]}")
-        self.node_results = C.read_run_results(self.project)
-        if not self.db.exists():
-            self.error = self.error or f"no database at {self.db}"
-            return
-        import duckdb
-
-        con = duckdb.connect(str(self.db), read_only=True)
-        try:
-            where = {}
-            for schema, name in con.execute(
-                    "select table_schema, table_name from information_schema.tables").fetchall():
-                where.setdefault(name, []).append(schema)
-
-            def read(name):
-                schemas = where.get(name)
-                if not schemas:
-                    return None
-                schema = "main" if "main" in schemas else schemas[0]
-                cur = con.execute(f'select * from "{schema}"."{name}"')
-                cols = [d[0] for d in cur.description]
-                return cols, cur.fetchall()
-
-            self.marts = {}
-            for m in ("annotator_agreement", "annotator_pair_agreement"):
-                got = read(m)
-                if got is not None:
-                    cols, rows = got
-                    self.marts[m] = (cols, [dict(zip(cols, map(C._py, r))) for r in rows])
-            seeds = {}
-            for s in [f[:-4] for f in C.SEED_FILES] + ["records"]:
-                got = read(s)
-                if got is not None:
-                    seeds[s] = got
-        finally:
-            con.close()
-        self.null_mode, self.loader_problem = C.detect_null_mode(self.seed_dir, seeds)
-
-    @property
-    def agr(self) -> A.AgreementReference:
-        if self._agr is None:
-            self._agr = A.compute(self.seed_dir, null_mode=self.null_mode or "agate")
-        return self._agr
+_AGR: dict[str, A.AgreementReference] = {}
 
 
-@pytest.fixture(scope="module")
-def ag_builds(tmp_path_factory):
-    have = {p.name for p in C.project_seed_csvs()}
-    builds = {}
-    if all(f in have for f in C.SEED_FILES + ["records.csv"]):
-        builds["sample"] = AgBuild("sample", tmp_path_factory.mktemp("agree_sample"), None)
-    gen_dir = A.generate_scenario(tmp_path_factory.mktemp("agree_generated_seeds"))
-    builds["generated"] = AgBuild("generated", tmp_path_factory.mktemp("agree_generated"),
-                                  gen_dir)
-    try:
-        for b in builds.values():
-            b.finish()
-    except BaseException:
-        for b in builds.values():
-            if b.proc.poll() is None:
-                b.proc.kill()
-        raise
-    yield builds
-    for b in builds.values():
-        if b.proc.poll() is None:
-            b.proc.kill()
+def agr(b) -> A.AgreementReference:
+    """The agreement reference of a build's seeds (as loaded), computed once."""
+    if b.name not in _AGR:
+        _AGR[b.name] = A.compute(b.seed_dir, null_mode=b.null_mode or "agate")
+    return _AGR[b.name]
 
 
-def _built(ag_builds, name) -> AgBuild:
-    if name not in ag_builds:
-        pytest.skip(f"the project's sample seeds are incomplete in {C.PROJECT / 'seeds'}")
-    b = ag_builds[name]
-    assert b.error is None, f"[{name}] {b.error}"
-    failed = [r for r in b.node_results if r["resource_type"] in ("model", "seed")
-              and r["status"] not in ("success", "pass")]
-    assert not failed, f"[{name}] nodes did not succeed: " + "; ".join(
-        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:300]}" for r in failed[:8])
-    assert b.marts is not None
-    return b
+def _built(builds, name):
+    return builds.get(BUILD_OF[name]).check()
 
 
-def _same(a, b) -> bool:
-    return C.same_value(a, b, TOL)
-
-
-def _diff(name, mart, key_cols, val_cols, expected, got, limit=40):
-    problems = []
-    exp = {tuple(r[c] for c in key_cols): r for r in expected}
-    act = {}
-    for r in got:
-        k = tuple(r.get(c) for c in key_cols)
-        if k in act:
-            problems.append(f"duplicate row {k}")
-        act[k] = r
-    for k in sorted(set(exp) - set(act), key=str):
-        problems.append(f"missing row {k}: expected { {c: exp[k][c] for c in val_cols} }")
-    for k in sorted(set(act) - set(exp), key=str):
-        problems.append(f"unexpected row {k}: got { {c: act[k].get(c) for c in val_cols} }")
-    for k in sorted(set(exp) & set(act), key=str):
-        for c in val_cols:
-            if not _same(exp[k][c], act[k].get(c)):
-                problems.append(f"{k} {c}: expected {exp[k][c]!r}, got {act[k].get(c)!r}")
-    if problems:
-        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
-        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
-                    + "\n  ".join(problems[:limit]) + more)
+def _diff(name, mart, key_cols, val_cols, expected, got):
+    assert_same_rows(name, mart, expected, got, key_cols, val_cols, tol=TOL)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_build_and_columns(ag_builds, name):
-    b = _built(ag_builds, name)
+def test_build_and_columns(builds, name):
+    b = _built(builds, name)
     assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
     for mart, cols in (("annotator_agreement", A.AGREEMENT_COLUMNS),
                        ("annotator_pair_agreement", A.PAIR_COLUMNS)):
-        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db}"
+        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db_path}"
         missing = [c for c in cols if c not in b.marts[mart][0]]
         assert not missing, f"[{name}] {mart} lacks {missing}"
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_reference_is_unambiguous(ag_builds, name):
-    b = _built(ag_builds, name)
-    assert b.agr.ambiguities == [], b.agr.ambiguities
+def test_reference_is_unambiguous(builds, name):
+    b = _built(builds, name)
+    assert agr(b).ambiguities == [], agr(b).ambiguities
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_annotator_agreement(ag_builds, name):
-    b = _built(ag_builds, name)
+def test_annotator_agreement(builds, name):
+    b = _built(builds, name)
     _diff(name, "annotator_agreement", AG_KEY, A.AGREEMENT_COLUMNS[3:],
-          b.agr.marts["annotator_agreement"], b.marts["annotator_agreement"][1])
+          agr(b).marts["annotator_agreement"], b.marts["annotator_agreement"][1])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_annotator_pair_agreement(ag_builds, name):
-    b = _built(ag_builds, name)
+def test_annotator_pair_agreement(builds, name):
+    b = _built(builds, name)
     _diff(name, "annotator_pair_agreement", PAIR_KEY, A.PAIR_COLUMNS[4:],
-          b.agr.marts["annotator_pair_agreement"], b.marts["annotator_pair_agreement"][1])
+          agr(b).marts["annotator_pair_agreement"], b.marts["annotator_pair_agreement"][1])
 
 
 # =========================================================================== cross-checks
@@ -512,38 +390,38 @@ def _mart_rows(b, mart, key):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_cross_check_agreement(ag_builds, name):
+def test_cross_check_agreement(builds, name):
     """Every (task, label, tier) of the reference, and the mart row when there is one, against
     the krippendorff package (alpha) and the direct formulas (p_a, AC1, prevalence, counts)."""
-    b = _built(ag_builds, name)
+    b = _built(builds, name)
     mart = _mart_rows(b, "annotator_agreement", AG_KEY)
     problems = []
-    for row in b.agr.marts["annotator_agreement"]:
+    for row in agr(b).marts["annotator_agreement"]:
         key = tuple(row[c] for c in AG_KEY)
-        uv = b.agr.unit_votes(row["task"], row["label"], row["tier"])
+        uv = agr(b).unit_votes(row["task"], row["label"], row["tier"])
         want = _direct_label(uv)
         want["krippendorff_alpha"] = _package_alpha(uv)
         for source, got in (("reference", row), ("mart", mart.get(key))):
             if got is None:
                 continue
             for c, v in want.items():
-                if not _same(v, got.get(c)):
+                if not same_value(v, got.get(c)):
                     problems.append(f"{source} {key} {c}: direct/package {v!r}, got {got.get(c)!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_cross_check_pairs(ag_builds, name):
-    b = _built(ag_builds, name)
+def test_cross_check_pairs(builds, name):
+    b = _built(builds, name)
     mart = _mart_rows(b, "annotator_pair_agreement", PAIR_KEY)
     try:
         from sklearn.metrics import cohen_kappa_score
     except ImportError:
         cohen_kappa_score = None
     problems = []
-    for row in b.agr.marts["annotator_pair_agreement"]:
+    for row in agr(b).marts["annotator_pair_agreement"]:
         key = tuple(row[c] for c in PAIR_KEY)
-        uv = b.agr.unit_votes(row["task"], row["label"])
+        uv = agr(b).unit_votes(row["task"], row["label"])
         pairs = [(v[row["annotator_a"]], v[row["annotator_b"]]) for v in uv.values()
                  if row["annotator_a"] in v and row["annotator_b"] in v]
         want = {"n_shared_units": len(pairs),
@@ -551,13 +429,13 @@ def test_cross_check_pairs(ag_builds, name):
                 "cohen_kappa": _direct_kappa(pairs)}
         if cohen_kappa_score is not None and want["cohen_kappa"] is not None:
             sk = float(cohen_kappa_score([x for x, _ in pairs], [y for _, y in pairs]))
-            if not _same(sk, want["cohen_kappa"]):
+            if not same_value(sk, want["cohen_kappa"]):
                 problems.append(f"sklearn {key}: {sk} vs closed form {want['cohen_kappa']}")
         for source, got in (("reference", row), ("mart", mart.get(key))):
             if got is None:
                 continue
             for c, v in want.items():
-                if not _same(v, got.get(c)):
+                if not same_value(v, got.get(c)):
                     problems.append(f"{source} {key} {c}: direct {v!r}, got {got.get(c)!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 
@@ -572,10 +450,10 @@ def test_sklearn_kappa_on_hand_cases():
 
 # =========================================================================== scenario coverage
 
-def test_generated_scenario_covers_the_cases(ag_builds):
+def test_generated_scenario_covers_the_cases(builds):
     """The generated data really exercises what the comparisons are meant to cover."""
-    b = ag_builds["generated"]
-    a = b.agr
+    b = builds.get("agreement").check()
+    a = agr(b)
     sizes = Counter(len(v) for t in R.TASKS for v in a.votes[t].values())
     assert {1, 2, 3, 4} <= set(sizes), sizes
     rows = {tuple(r[c] for c in AG_KEY): r for r in a.marts["annotator_agreement"]}
@@ -647,15 +525,15 @@ def _by_record(unit_votes: dict) -> dict:
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_cross_check_alpha_and_ac1_jackknife(ag_builds, name):
+def test_cross_check_alpha_and_ac1_jackknife(builds, name):
     """Every annotator_agreement row's alpha and AC1 intervals and p_alpha_below_target against
     a leave-one-record-out recomputation with the krippendorff package and the direct formulas."""
     from scipy import stats
 
-    b = _built(ag_builds, name)
+    b = _built(builds, name)
     problems = []
     for got in b.marts["annotator_agreement"][1]:
-        uv = b.agr.unit_votes(got["task"], got["label"], got["tier"])
+        uv = agr(b).unit_votes(got["task"], got["label"], got["tier"])
         records = _by_record(uv)
         left_out = [r for r, units in records.items() if any(len(v) >= 2 for v in units.values())]
         alphas, ac1s = [], []
@@ -674,21 +552,21 @@ def test_cross_check_alpha_and_ac1_jackknife(ag_builds, name):
                 "ac1_ci_upper": ac1_hi, "p_alpha_below_target": p}
         key = tuple(got[c] for c in AG_KEY)
         for c, v in want.items():
-            if not _same(v, got[c]):
+            if not same_value(v, got[c]):
                 problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got[c]!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_cross_check_pair_kappa_jackknife(ag_builds, name):
-    b = _built(ag_builds, name)
+def test_cross_check_pair_kappa_jackknife(builds, name):
+    b = _built(builds, name)
     sk = None
     if name == "sample":
         sk = pytest.importorskip("sklearn.metrics").cohen_kappa_score
     problems = []
     for got in b.marts["annotator_pair_agreement"][1]:
         a_, b_ = got["annotator_a"], got["annotator_b"]
-        uv = b.agr.unit_votes(got["task"], got["label"])
+        uv = agr(b).unit_votes(got["task"], got["label"])
         shared = {u: (v[a_], v[b_]) for u, v in uv.items() if a_ in v and b_ in v}
         records = sorted({u[0] for u in shared})
         kappas = []
@@ -697,13 +575,13 @@ def test_cross_check_pair_kappa_jackknife(ag_builds, name):
             k = _direct_kappa(rest) if rest else None
             if sk is not None and k is not None:
                 k_sk = float(sk([x for x, _ in rest], [y for _, y in rest]))
-                if not _same(k_sk, k):
+                if not same_value(k_sk, k):
                     problems.append(f"sklearn and the closed form differ: {k_sk} {k}")
             kappas.append(k)
         _, lo, hi = _jackknife_bounds(_direct_kappa(list(shared.values())), kappas)
         key = tuple(got[c] for c in PAIR_KEY)
         for c, v in (("kappa_ci_lower", lo), ("kappa_ci_upper", hi)):
-            if not _same(v, got[c]):
+            if not same_value(v, got[c]):
                 problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got[c]!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 

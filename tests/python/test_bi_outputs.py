@@ -1,6 +1,6 @@
 """BI-ready outputs (#15): an older DuckDB opens the database, and `scripts/export_marts.py` writes every public mart.
 
-One `dbt build` of the sample (no unit tests) in a temp copy of the project, then:
+On the session's sample build (conftest.py):
 
 * the file carries storage version v1.2.0 (profiles/profiles.yml, `config_options:
   storage_compatibility_version`), and the DuckDB of requirements-compat.txt (older than the one
@@ -22,7 +22,6 @@ import datetime
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +34,6 @@ VENV_BIN = Path(sys.executable).parent
 COMPAT_VENV = Path(os.environ.get("RAGMART_COMPAT_VENV") or PROJECT / ".venv-compat")
 COMPAT_PYTHON = COMPAT_VENV / "bin" / "python"
 STORAGE_VERSION = "v1.2.0"
-IGNORED = shutil.ignore_patterns(".venv", ".venv-*", "target", "logs", ".git", "*.duckdb", "*.duckdb.wal",
-                                 "__pycache__", ".pytest_cache", ".ruff_cache")
 
 # Run by the compat venv's python: the DuckDB version, then per mart its columns and row count.
 READ_WITH_OLD_DUCKDB = """
@@ -57,25 +54,20 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.lstrip("v").split(".")[:3])
 
 
+SCENARIOS_USED = ["sample"]
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """A temp copy of the project with the sample built into <copy>/ragmart.duckdb: (copy, database, public marts)."""
-    copy = tmp_path_factory.mktemp("bi") / "project"
-    shutil.copytree(PROJECT, copy, ignore=IGNORED)
-    database = copy / "ragmart.duckdb"
-    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-    result = subprocess.run(
-        [str(VENV_BIN / "dbt"), "build", "--project-dir", ".", "--profiles-dir", "profiles",
-         "--exclude-resource-type", "unit_test"],
-        cwd=copy, env=env, capture_output=True, text=True)
-    assert result.returncode == 0, f"dbt build of the sample failed:\n{result.stdout[-6000:]}\n{result.stderr[-3000:]}"
-    manifest = json.loads((copy / "target" / "manifest.json").read_text(encoding="utf-8"))
+def built(builds):
+    """The session's sample build: (project copy, database, public marts)."""
+    build = builds.get("sample").check()
+    manifest = json.loads((build.project / "target" / "manifest.json").read_text(encoding="utf-8"))
     marts = sorted((node["name"], node["schema"], node.get("alias") or node["name"])
                    for node in manifest["nodes"].values()
                    if node["resource_type"] == "model" and node["package_name"] == "ragmart"
                    and node.get("access") == "public")
     assert len(marts) >= 13, f"expected the project's public marts, found {marts}"
-    return copy, database, marts
+    return build.project, build.db_path, marts
 
 
 def _contents(database: Path, marts) -> dict:

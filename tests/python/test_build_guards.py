@@ -1,14 +1,14 @@
 """The build guards: too many rejected rows, and a missing annotators input, fail `dbt build` with a clear message.
 
-Copies the project (without .venv, target, logs, .git, *.duckdb) to a temp dir and runs three
-`dbt build` subprocesses on the project's own sample, each selecting only what it needs:
+Three `dbt build`s on the project's own sample:
 
-1. the seeds, staging, validation and quarantine with the three guards
-   (``+assert_rejected_share_within_limit +assert_no_annotation_rows_rejected
-   +assert_annotators_input_present``), default vars: the share guard and the annotators guard pass,
-   the rejection test warns, its failure count is the number of rejected rows and it prints one line
-   per task with the rows per reason code;
-2. ``annotators.csv`` emptied (header only), the annotators seed, its staging model and
+1. the session's sample build (conftest.py), default vars: the share guard
+   (``assert_rejected_share_within_limit``) and the annotators guard
+   (``assert_annotators_input_present``) pass, the rejection test
+   (``assert_no_annotation_rows_rejected``) warns, its failure count is the number of rejected rows
+   and it prints one line per task with the rows per reason code;
+2. on a copy of that build's project and database, ``annotators.csv`` emptied (header only), the
+   annotators seed, its staging model and
    ``assert_annotators_input_present``: the build fails with the annotators message;
 3. ``assert_annotators_input_present assert_rejected_share_within_limit`` on the tables of 1 and 2
    with ``{require_annotators: false, max_rejected_share: 0.001}``: the annotators guard passes and
@@ -21,57 +21,40 @@ sets, count, format), not read from the macro.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import duckdb
 import pytest
+from kit.builds import run_dbt
 
-PROJECT = Path(__file__).resolve().parent.parent.parent
-SKIP_TOP = {".venv", "target", "logs", ".git", ".pytest_cache"}
 EXPORTS = ["retrieval", "grounding", "generation"]
 SHARE_TEST = "assert_rejected_share_within_limit"
 WARN_TEST = "assert_no_annotation_rows_rejected"
 ANNOTATORS_TEST = "assert_annotators_input_present"
 
 
-def _ignore(src, names):
-    out = {n for n in names if n.endswith((".duckdb", ".duckdb.wal")) or n == "__pycache__"}
-    if Path(src).resolve() == PROJECT:
-        out |= {n for n in names if n in SKIP_TOP}
-    return out
-
-
-def _dbt_command() -> list[str]:
-    dbt = Path(sys.executable).parent / "dbt"
-    return [str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]
+def _by_name(results: list[dict]) -> dict[str, dict]:
+    return {r["unique_id"].split(".")[-1] if r["unique_id"].startswith("test.") else r["unique_id"]: r
+            for r in results}
 
 
 class Project:
-    """A temp copy of the project with its own database; ``build`` runs one dbt subprocess."""
+    """A copy of the sample build's project and database; ``build`` runs one dbt subprocess on it."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, sample):
         self.path = root / "project"
-        shutil.copytree(PROJECT, self.path, ignore=_ignore)
+        shutil.copytree(sample.project, self.path)
         self.db = root / "ragmart.duckdb"
+        shutil.copyfile(sample.db_path, self.db)
 
     def build(self, select: list[str], variables: dict | None = None) -> tuple[int, str, dict[str, dict]]:
         """Returns dbt's exit code, its output and the run results by node name."""
-        args = ["--no-use-colors", "build", "--project-dir", str(self.path),
-                "--profiles-dir", str(self.path / "profiles"), "--select", *select]
-        if variables:
-            args += ["--vars", json.dumps(variables)]
-        env = dict(os.environ, RAGMART_DUCKDB_PATH=str(self.db))
-        proc = subprocess.run(_dbt_command() + args, env=env, cwd=self.path, capture_output=True,
-                              text=True, timeout=900)
+        args = ["build", "--select", *select] + (["--vars", json.dumps(variables)] if variables else [])
+        proc = run_dbt(self.path, args, env={"RAGMART_DUCKDB_PATH": self.db.name})
         results = json.loads((self.path / "target" / "run_results.json").read_text())["results"]
-        by_name = {r["unique_id"].split(".")[-1] if r["unique_id"].startswith("test.") else r["unique_id"]: r
-                   for r in results}
-        return proc.returncode, proc.stdout + proc.stderr, by_name
+        return proc.returncode, proc.stdout + proc.stderr, _by_name(results)
 
     def annotators_seed(self) -> Path:
         (path,) = list((self.path / "seeds").rglob("annotators.csv"))
@@ -104,16 +87,18 @@ def _stripped_lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines()}
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    """The three builds, in order, each with (exit code, output, results, expected lines)."""
-    if not any((PROJECT / "seeds").rglob("annotators.csv")):
-        pytest.skip("the project's sample seeds are missing")
-    project = Project(tmp_path_factory.mktemp("build_guards"))
-    out = {}
+SCENARIOS_USED = ["sample"]
 
-    code, text, results = project.build([f"+{SHARE_TEST}", f"+{WARN_TEST}", f"+{ANNOTATORS_TEST}"])
-    out["sample"] = (code, text, results, expected_lines(project.db, EXPORTS + ["records"]))
+
+@pytest.fixture(scope="module")
+def runs(builds, tmp_path_factory):
+    """The three builds, in order, each with (exit code, output, results, expected lines): the
+    session's sample build, then two on a copy of it."""
+    sample = builds.get("sample").check()
+    results = json.loads((sample.project / "target" / "run_results.json").read_text())["results"]
+    out = {"sample": (0 if sample.error is None else 1, sample.output, _by_name(results),
+                      expected_lines(sample.db_path, EXPORTS + ["records"]))}
+    project = Project(tmp_path_factory.mktemp("build_guards"), sample)
 
     seed = project.annotators_seed()
     seed.write_text(seed.read_text(encoding="utf-8-sig").splitlines()[0] + "\n", encoding="utf-8")

@@ -33,11 +33,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import reference as R
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import reference as R
 
 SCRIPT = HERE.parent.parent / "scripts" / "generate_exports.py"
 TASKS = ("retrieval", "grounding", "generation")

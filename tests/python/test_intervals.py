@@ -17,13 +17,11 @@ import sys
 from pathlib import Path
 
 import duckdb
+import make_student_t_table  # scripts/, on pytest's pythonpath
 import pytest
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent.parent
-sys.path.insert(0, str(PROJECT / "scripts"))
-
-import make_student_t_table  # noqa: E402
 
 INLINE = ("select {{ ragmart_student_t_975('df') }} as t_quantile, "
           "{{ ragmart_normal_cdf('x') }} as phi from arguments")

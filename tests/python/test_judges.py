@@ -34,15 +34,17 @@ slice_dimension, slice_value) must be the same.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 
-import conftest as C
 import judge_reference as J
 import pytest
 import reference as R
+from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
+from kit.compare import differences, fail_on, same_value
 
 TOL = 1e-9
 SCENARIOS = ["sample", "judges"]
@@ -65,12 +67,29 @@ SCENARIO_VARS = {"sample": {}, "sample_nojudges": {},
                  "judges": J.JUDGES_VARS}
 
 
-class JudgeBuild(C.SubprocessBuild):
-    """A dbt build subprocess of the judge marts and their parents (see conftest.SubprocessBuild)."""
+SCENARIOS_USED = ["sample", "judges", "sample_nojudges"]
+_JR: dict[tuple, J.JudgeReference] = {}
 
-    def __init__(self, name: str, tmp: Path, seed_dir: Path | None):
-        super().__init__(name, tmp, seed_dir, SCENARIO_MARTS[name], vars=SCENARIO_VARS[name])
-        self._jr = None
+
+def jcompute(seed_dir: Path, **kwargs) -> J.JudgeReference:
+    """judge_reference.compute, once per seed files' contents and arguments."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(seed_dir).glob("*.csv")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    key = (digest.hexdigest(), tuple(sorted(kwargs.items())))
+    if key not in _JR:
+        _JR[key] = J.compute(seed_dir, **kwargs)
+    return _JR[key]
+
+
+class JudgeView:
+    """A built scenario with its judge reference (``jr``) and the judge mart at hand."""
+
+    def __init__(self, build):
+        self.build = build
+
+    def __getattr__(self, name):
+        return getattr(self.build, name)
 
     @property
     def mart(self) -> tuple[list[str], list[dict]] | None:
@@ -81,93 +100,20 @@ class JudgeBuild(C.SubprocessBuild):
 
     @property
     def jr(self) -> J.JudgeReference:
-        if self._jr is None:
-            kappa = self.vars.get("judge_min_kappa", J.DEFAULT_MIN_KAPPA)
-            self._jr = J.compute(self.seed_dir, null_mode=self.null_mode or "agate",
-                                 judge_min_kappa=kappa,
-                                 constraint_policy=self.vars.get("constraint_policy", "reject"))
-        return self._jr
+        return jcompute(self.seed_dir, null_mode=self.null_mode or "agate",
+                        judge_min_kappa=self.vars.get("judge_min_kappa", J.DEFAULT_MIN_KAPPA),
+                        constraint_policy=self.vars.get("constraint_policy", "reject"))
 
 
-def judge_ids(seed_dir: Path) -> set[str]:
-    """annotator ids of kind LLM or CODE in annotators.csv (as loaded, kind trimmed)."""
-    return {a["annotator_id"] for a in R.read_csv(Path(seed_dir) / "annotators.csv")
-            if (a.get("annotator_kind") or "").strip() in J.JUDGE_KINDS}
-
-
-def without_judges(seed_dir: Path, out: Path) -> Path:
-    """A copy of the seeds without the rows of LLM / CODE annotators in the three export
-    CSVs (annotators.csv and records.csv unchanged)."""
-    import csv
-    import shutil
-
-    out.mkdir(parents=True, exist_ok=True)
-    judges = judge_ids(seed_dir)
-    exports = {f"{spec['seed']}.csv" for spec in R.TASKS.values()}
-    for path in Path(seed_dir).glob("*.csv"):
-        if path.name not in exports:
-            shutil.copyfile(path, out / path.name)
-            continue
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = list(csv.reader(fh))
-        col = rows[0].index("annotator_id")
-        kept = [rows[0]] + [row for row in rows[1:] if len(row) <= col or row[col] not in judges]
-        assert len(kept) < len(rows), f"{path.name}: no judge row to remove"
-        with open(out / path.name, "w", newline="", encoding="utf-8") as fh:
-            csv.writer(fh, lineterminator="\n").writerows(kept)
-    return out
-
-
-@pytest.fixture(scope="module")
-def judge_builds(tmp_path_factory):
-    """Three builds at most at a time: the sample first, then, from its parse, the generated
-    judges scenario and the sample without its judge rows."""
-    have = {p.name for p in C.project_seed_csvs()}
-    builds: dict[str, JudgeBuild] = {}
-    try:
-        if all(f in have for f in C.SEED_FILES + ["records.csv"]):
-            builds["sample"] = JudgeBuild("sample", tmp_path_factory.mktemp("judge_sample"),
-                                          None)
-            builds["sample"].start()
-        gen_dir = J.generate_judges_scenario(tmp_path_factory.mktemp("judge_generated_seeds"))
-        builds["judges"] = JudgeBuild("judges", tmp_path_factory.mktemp("judge_generated"),
-                                      gen_dir)
-        cache = builds["sample"].wait_for_parse() if "sample" in builds else None
-        builds["judges"].start(cache)
-        if "sample" in builds and judge_ids(builds["sample"].seed_dir):
-            nj_dir = without_judges(builds["sample"].seed_dir,
-                                    tmp_path_factory.mktemp("judge_nojudge_seeds"))
-            builds["sample_nojudges"] = JudgeBuild(
-                "sample_nojudges", tmp_path_factory.mktemp("judge_nojudges"), nj_dir)
-            builds["sample_nojudges"].start(cache)
-        for b in builds.values():
-            b.finish()
-        yield builds
-    finally:
-        for b in builds.values():
-            if b.proc is not None and b.proc.poll() is None:
-                b.proc.kill()
-
-
-def _built(builds, name, marts=(MART,)) -> JudgeBuild:
-    if name not in builds:
-        pytest.skip(f"the project's sample seeds are incomplete (or without judges) in "
-                    f"{C.PROJECT / 'seeds'}")
-    b = builds[name]
-    assert b.error is None, f"[{name}] {b.error}"
-    failed = [r for r in b.node_results if r["resource_type"] in ("model", "seed")
-              and r["status"] not in ("success", "pass")]
-    assert not failed, f"[{name}] nodes did not succeed: " + "; ".join(
-        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:300]}" for r in failed[:8])
+def _built(builds, name, marts=(MART,)) -> JudgeView:
+    b = JudgeView(builds.get(name).check())
     for m in marts:
-        assert b.table(m) is not None, f"[{name}] mart {m} not found in {b.db}"
+        assert b.table(m) is not None, f"[{name}] mart {m} not found in {b.db_path}"
     return b
 
 
-# =========================================================================== comparison
-
 def _same(a, b) -> bool:
-    return C.same_value(a, b, TOL)
+    return same_value(a, b, TOL)
 
 
 def _key(r: dict, key_cols) -> tuple:
@@ -176,36 +122,14 @@ def _key(r: dict, key_cols) -> tuple:
                  for c in key_cols)
 
 
-def compare_rows(expected, got, key_cols, value_cols, limit=40) -> list[str]:
+def compare_rows(expected, got, key_cols, value_cols) -> list[str]:
     """Differences between expected and actual rows, matched on ``key_cols`` (same key sets,
     no duplicate keys, values to 1e-9, nulls equal nulls)."""
-    problems = []
-    exp = {_key(r, key_cols): r for r in expected}
-    assert len(exp) == len(expected), "duplicate keys in the expected rows"
-    act: dict[tuple, dict] = {}
-    for r in got:
-        k = _key(r, key_cols)
-        if k in act:
-            problems.append(f"duplicate row {k}")
-        act[k] = r
-    for k in sorted(set(exp) - set(act), key=str):
-        problems.append(f"missing row {k}: expected { {c: exp[k][c] for c in value_cols} }")
-    for k in sorted(set(act) - set(exp), key=str):
-        problems.append(f"unexpected row {k}: got { {c: act[k].get(c) for c in value_cols} }")
-    for k in sorted(set(exp) & set(act), key=str):
-        for c in value_cols:
-            if c not in act[k]:
-                problems.append(f"{k}: no column {c}")
-            elif not _same(exp[k][c], act[k].get(c)):
-                problems.append(f"{k} {c}: expected {exp[k][c]!r}, got {act[k].get(c)!r}")
-    return problems
+    return differences(expected, got, key_cols, value_cols, tol=TOL)
 
 
 def _report(name, mart, problems, limit=40):
-    if problems:
-        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
-        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
-                    + "\n  ".join(problems[:limit]) + more)
+    fail_on(problems, name, mart, limit)
 
 
 def _diff(name, expected, got, limit=40):
@@ -352,14 +276,14 @@ def _check_hand(rows: dict, source: str) -> list[str]:
     return problems
 
 
-def test_reference_by_hand(tmp_path):
+def test_reference_by_hand(judges_seed_dir):
     """The reference on the generated judges scenario reproduces the hand-made rows (no dbt),
     and the hand-made expectations agree with the direct formulas."""
     for k, v in HAND_EXPECTED.items():
         d = direct_measures(*v[1:5])
         for c in ("n_units", "accuracy", "cohen_kappa", "precision", "recall", "f1"):
             assert _same(d[c], v[J.JUDGE_VALUES.index(c)]), (k, c, d[c])
-    jr = J.compute(J.generate_judges_scenario(tmp_path))
+    jr = jcompute(judges_seed_dir)
     problems = _check_hand(jr.by_key(), "reference")
     assert not problems, "\n".join(problems)
 
@@ -367,8 +291,8 @@ def test_reference_by_hand(tmp_path):
 # =========================================================================== mart tests
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_build_and_columns(judge_builds, name):
-    b = _built(judge_builds, name)
+def test_build_and_columns(builds, name):
+    b = _built(builds, name)
     assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
     for mart, cols in ((MART, J.JUDGE_COLUMNS), ("judge_weights", J.WEIGHTS_COLUMNS),
                        ("judge_metric_values", J.JMV_COLUMNS),
@@ -380,30 +304,30 @@ def test_build_and_columns(judge_builds, name):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_reference_is_unambiguous(judge_builds, name):
-    b = _built(judge_builds, name)
+def test_reference_is_unambiguous(builds, name):
+    b = _built(builds, name)
     assert b.jr.ambiguities == [], b.jr.ambiguities
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_judge_agreement(judge_builds, name):
-    b = _built(judge_builds, name)
+def test_judge_agreement(builds, name):
+    b = _built(builds, name)
     _diff(name, b.jr.rows, b.mart[1])
 
 
-def test_judge_agreement_hand_rows(judge_builds):
-    b = _built(judge_builds, "judges")
+def test_judge_agreement_hand_rows(builds):
+    b = _built(builds, "judges")
     rows = {tuple(r.get(c) for c in J.JUDGE_KEY): r for r in b.mart[1]}
     problems = _check_hand(rows, "mart")
     assert not problems, "[judges] " + "\n  ".join(problems)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_cross_check_direct(judge_builds, name):
+def test_cross_check_direct(builds, name):
     """Every reference row against the 2x2 table of its (judge, consensus) pairs, counted here
     again, and every mart row against the direct formulas applied to its own counts (and to
     the reference's pairs), kappa also against sklearn when it is installed."""
-    b = _built(judge_builds, name)
+    b = _built(builds, name)
     try:
         from sklearn.metrics import cohen_kappa_score
     except ImportError:
@@ -440,13 +364,13 @@ def test_cross_check_direct(judge_builds, name):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_cross_check_kappa_jackknife(judge_builds, name):
+def test_cross_check_kappa_jackknife(builds, name):
     """kappa_ci_lower / kappa_ci_upper of every mart row against a leave-one-record-out
     recomputation: the 2x2 table of the pairs of every other record, kappa by the direct
     formula, SE = sqrt((G' - 1)/G' sum (k - mean)^2), t from scipy.stats.t, clipped to [-1, 1]."""
     from scipy import stats
 
-    b = _built(judge_builds, name)
+    b = _built(builds, name)
     problems = []
     for got in b.mart[1]:
         key = tuple(got.get(c) for c in J.JUDGE_KEY)
@@ -474,16 +398,16 @@ def test_cross_check_kappa_jackknife(judge_builds, name):
 
 # =========================================================================== scenario coverage
 
-def test_sample_has_judges(judge_builds):
-    b = _built(judge_builds, "sample")
+def test_sample_has_judges(builds):
+    b = _built(builds, "sample")
     judges = {k[0] for k in b.jr.by_key()}
     assert "llm.judge-gpt4o" in judges, judges
     assert {k[3] for k in b.jr.by_key()} == {"all", "tier_b"}
 
 
-def test_generated_scenario_covers_the_cases(judge_builds):
+def test_generated_scenario_covers_the_cases(builds):
     """The judges scenario really exercises what the comparisons are meant to cover."""
-    b = _built(judge_builds, "judges")
+    b = _built(builds, "judges")
     jr = b.jr
     rows = jr.by_key()
     by_judge = defaultdict(list)
@@ -668,21 +592,21 @@ REF_KWARGS = dict(J.JUDGES_VARS)       # reference parameters of the judges scen
 
 
 @pytest.fixture(scope="module")
-def judges_seed_dir(tmp_path_factory):
-    return J.generate_judges_scenario(tmp_path_factory.mktemp("judges_ref_only"))
+def judges_seed_dir(builds):
+    return builds.data_dir("judges")
 
 
 def test_new_reference_by_hand(judges_seed_dir):
     """The reference alone (no dbt) on the generated judges scenario reproduces every
     hand-made expectation: new judge_agreement columns, judge_weights, weighted vote (at
     judge_min_kappa 0.3 and -0.6) and judge_metric_values."""
-    jr = J.compute(judges_seed_dir, **REF_KWARGS)
+    jr = jcompute(judges_seed_dir, **REF_KWARGS)
     problems = _check_table(jr.by_key(), HAND_NEW_COLUMNS, NEW_COLUMNS, "reference")
     problems += _check_table(jr.weights_by_key(), HAND_WEIGHTS, J.WEIGHTS_VALUES, "reference")
     problems += _vote_problems(jr, HAND_VOTES)
     problems += _check_table(jr.judge_metrics_by_key(), HAND_JMV, HAND_JMV_COLUMNS,
                              "reference")
-    low = J.compute(judges_seed_dir, **dict(REF_KWARGS, judge_min_kappa=-0.6))
+    low = jcompute(judges_seed_dir, **dict(REF_KWARGS, judge_min_kappa=-0.6))
     problems += [f"min_kappa -0.6: {p}" for p in _vote_problems(low, HAND_VOTES_LOW)]
     w = low.weights_by_key()
     assert w[("vote_neg", "generation")]["is_within_bounds"] is True
@@ -694,7 +618,7 @@ def test_new_reference_by_hand(judges_seed_dir):
 
 def test_reference_label_source_human_is_overall(judges_seed_dir):
     """Reference self-check: the label_source/human rows are the overall rows."""
-    jr = J.compute(judges_seed_dir, **REF_KWARGS)
+    jr = jcompute(judges_seed_dir, **REF_KWARGS)
     overall = {(r["family"], r["metric"], r["k"]): r for r in jr.ref.marts["metric_values"]
                if r["slice_dimension"] == "overall"}
     human = {(r["family"], r["metric"], r["k"]): r for r in jr.label_source_rows
@@ -709,7 +633,7 @@ def test_reference_krippendorff_package(judges_seed_dir):
     """Reference self-check: alpha_humans / alpha_with_judge against the krippendorff
     package on the voters x units reliability matrix of every row (also checked against the
     marts in test_krippendorff_cross_check)."""
-    jr = J.compute(judges_seed_dir, **REF_KWARGS)
+    jr = jcompute(judges_seed_dir, **REF_KWARGS)
     problems = []
     for row in jr.rows:
         key = tuple(row[c] for c in J.JUDGE_KEY)
@@ -754,34 +678,34 @@ def package_alphas(jr: J.JudgeReference, key: tuple) -> tuple:
 # =========================================================================== new marts
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_judge_weights(judge_builds, name):
-    b = _built(judge_builds, name, ("judge_weights",))
+def test_judge_weights(builds, name):
+    b = _built(builds, name, ("judge_weights",))
     _report(name, "judge_weights",
             compare_rows(b.jr.weights, b.table("judge_weights")[1], J.WEIGHTS_KEY,
                          J.WEIGHTS_VALUES))
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_judge_metric_values(judge_builds, name):
-    b = _built(judge_builds, name, ("judge_metric_values",))
+def test_judge_metric_values(builds, name):
+    b = _built(builds, name, ("judge_metric_values",))
     _report(name, "judge_metric_values",
             compare_rows(b.jr.judge_metric_rows, b.table("judge_metric_values")[1], J.JMV_KEY,
                          J.JMV_VALUES))
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_metric_values_label_source(judge_builds, name):
+def test_metric_values_label_source(builds, name):
     """metric_values rows with slice_dimension label_source (human and judges)."""
-    b = _built(judge_builds, name, ("metric_values",))
+    b = _built(builds, name, ("metric_values",))
     got = [r for r in b.table("metric_values")[1] if r.get("slice_dimension") == "label_source"]
     _report(name, "metric_values (label_source)",
             compare_rows(b.jr.label_source_rows, got, J.MV_KEY, J.MV_VALUES))
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_metric_values_human_rows_equal_overall(judge_builds, name):
+def test_metric_values_human_rows_equal_overall(builds, name):
     """Within the mart: label_source/human rows are the overall rows."""
-    b = _built(judge_builds, name, ("metric_values",))
+    b = _built(builds, name, ("metric_values",))
     rows = b.table("metric_values")[1]
     overall = [dict(r, slice_dimension="label_source", slice_value="human") for r in rows
                if r.get("slice_dimension") == "overall"]
@@ -791,9 +715,9 @@ def test_metric_values_human_rows_equal_overall(judge_builds, name):
             compare_rows(overall, human, J.MV_KEY, J.MV_VALUES))
 
 
-def test_hand_rows_in_marts(judge_builds):
+def test_hand_rows_in_marts(builds):
     """The hand-made expectations against the marts of the generated judges scenario."""
-    b = _built(judge_builds, "judges", JUDGE_MARTS)
+    b = _built(builds, "judges", JUDGE_MARTS)
 
     def keyed(mart, cols):
         return {_key(r, cols): r for r in b.table(mart)[1]}
@@ -814,7 +738,7 @@ def _nan_none(v):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_sklearn_cross_check(judge_builds, name):
+def test_sklearn_cross_check(builds, name):
     """Every judge_agreement row of the mart against scikit-learn on the (judge, consensus)
     pairs of the reference: cohen_kappa_score (nan when p_e = 1 -> null), precision_score,
     recall_score (zero_division nan -> null) and f1_score where the contract defines f1 (when
@@ -824,7 +748,7 @@ def test_sklearn_cross_check(judge_builds, name):
     import numpy as np
     from sklearn.metrics import cohen_kappa_score, f1_score, precision_score, recall_score
 
-    b = _built(judge_builds, name)
+    b = _built(builds, name)
     mart = {_key(r, J.JUDGE_KEY): r for r in b.mart[1]}
     problems = []
     checked = Counter()
@@ -866,10 +790,10 @@ def test_sklearn_cross_check(judge_builds, name):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_krippendorff_cross_check(judge_builds, name):
+def test_krippendorff_cross_check(builds, name):
     """alpha_humans and alpha_with_judge of every mart row against the krippendorff package
     (nominal) on the voters x units matrix of the row, without / with the judge's row."""
-    b = _built(judge_builds, name)
+    b = _built(builds, name)
     mart = {_key(r, J.JUDGE_KEY): r for r in b.mart[1]}
     problems = []
     n_defined = 0
@@ -963,17 +887,17 @@ def test_reference_judges_do_not_change_human_metrics(tmp_path):
     """Reference-level version of the property on the project's sample seeds: removing the
     judge rows changes none of the human marts (if it did, the mart test below would expect
     the wrong thing, e.g. a rank conflict between a judge and a human row)."""
-    have = {p.name for p in C.project_seed_csvs()}
-    if not all(f in have for f in C.SEED_FILES + ["records.csv"]):
+    have = {p.name for p in project_seed_csvs()}
+    if not all(f in have for f in SEED_FILES + ["records.csv"]):
         pytest.skip("sample seeds incomplete")
     seeds = tmp_path / "with"
     import shutil
 
-    shutil.copytree(C.PROJECT / "seeds", seeds)
-    judges = judge_ids(seeds)
+    shutil.copytree(PROJECT / "seeds", seeds)
+    judges = J.judge_ids(seeds)
     if not judges:
         pytest.skip("no judge in the sample seeds")
-    without = without_judges(seeds, tmp_path / "without")
+    without = J.without_judges(seeds, tmp_path / "without")
     a, b = J.compute(seeds), J.compute(without)
 
     def marts(jr):
@@ -995,13 +919,13 @@ def test_reference_judges_do_not_change_human_metrics(tmp_path):
                    if r.annotator_id in judges), "a judge row is in a rank conflict"
 
 
-def test_judges_do_not_change_human_metrics(judge_builds):
+def test_judges_do_not_change_human_metrics(builds):
     """The sample seeds built as they are and without any row of an LLM / CODE annotator in
     the three exports: every public mart is identical (1e-9), except the judge marts, the
     label_source/judges rows of metric_values and the judges' own rejected rows."""
-    a = _built(judge_builds, "sample", PUBLIC_MARTS)
-    b = _built(judge_builds, "sample_nojudges", PUBLIC_MARTS)
-    judges = judge_ids(a.seed_dir)
+    a = _built(builds, "sample", PUBLIC_MARTS)
+    b = _built(builds, "sample_nojudges", PUBLIC_MARTS)
+    judges = J.judge_ids(a.seed_dir)
     # docs/rules.md takes a record's language from all its accepted rows, judges' included: where
     # a judge row gives a human record its language, the language slice differs by design;
     # there each build's language rows are checked against the reference instead.
@@ -1023,8 +947,8 @@ def test_judges_do_not_change_human_metrics(judge_builds):
 
 # =========================================================================== coverage of the new cases
 
-def test_generated_scenario_covers_the_new_cases(judge_builds):
-    b = _built(judge_builds, "judges", JUDGE_MARTS)
+def test_generated_scenario_covers_the_new_cases(builds):
+    b = _built(builds, "judges", JUDGE_MARTS)
     jr = b.jr
     w = jr.weights_by_key()
     gold = {k: r["gold_kappa"] for k, r in w.items()}

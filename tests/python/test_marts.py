@@ -15,10 +15,14 @@ from collections import Counter
 
 import pytest
 import reference as R
-from conftest import MARTS, SCENARIOS
+from kit.builds import PUBLIC_MARTS, SCENARIOS
+from kit.compare import assert_same_rows
 
+MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
+         "rejected_annotations"]
+SCENARIOS_USED = ["sample", "edge", "edge_repair", "random", "edge_tokyo"]
+SCENARIO_NAMES = SCENARIOS_USED
 TOL = 1e-9
-SCENARIO_NAMES = list(SCENARIOS)
 METRIC_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
 METRIC_VALS = ["value", "n_units", "ci_lower", "ci_upper"]
 REJ_COLS = R.MART_COLUMNS["rejected_annotations"]
@@ -26,61 +30,11 @@ NON_ANNOTATION_TASKS = {"records"}
 
 
 def _built(builds, name):
-    b = builds.get(name)
-    assert b.error is None, f"[{name}] dbt build raised: {b.error}"
-    failed = b.failed_nodes()
-    if failed:
-        causes = [r for r in b.node_results if r["status"] in ("error", "fail")]
-        pytest.fail(f"[{name}] {len(failed)} models/seeds did not succeed ("
-                    + ", ".join(f"{r['unique_id']} {r['status']}" for r in failed[:5])
-                    + ", ...); failing or erroring nodes: " + "; ".join(
-                        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:400]}"
-                        for r in causes))
-    assert b.marts is not None, f"[{name}] no database file at {b.db_path}"
-    return b
+    return builds.get(name).check()
 
 
-def _same(a, b) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, str) or isinstance(b, str):
-        return a == b
-    if isinstance(a, float) and math.isnan(a):
-        return False
-    return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
-
-
-def _norm_key(v):
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return v
-
-
-def _diff_rows(name, mart, key_cols, val_cols, expected, got, limit=40):
-    problems = []
-    exp = {tuple(_norm_key(r[c]) for c in key_cols): r for r in expected}
-    act: dict = {}
-    for r in got:
-        key = tuple(_norm_key(r[c]) for c in key_cols)
-        if key in act:
-            problems.append(f"duplicate row for {dict(zip(key_cols, key))}")
-        act[key] = r
-    for key in sorted(set(exp) - set(act), key=str):
-        problems.append(f"missing row {dict(zip(key_cols, key))}: expected "
-                        f"{ {c: exp[key][c] for c in val_cols} }")
-    for key in sorted(set(act) - set(exp), key=str):
-        problems.append(f"unexpected row {dict(zip(key_cols, key))}: got "
-                        f"{ {c: act[key].get(c) for c in val_cols} }")
-    for key in sorted(set(exp) & set(act), key=str):
-        for c in val_cols:
-            if not _same(exp[key][c], act[key].get(c)):
-                problems.append(f"{dict(zip(key_cols, key))} {c}: expected {exp[key][c]!r}, "
-                                f"got {act[key].get(c)!r}")
-    if problems:
-        shown = "\n  ".join(problems[:limit])
-        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
-        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
-                    f"{shown}{more}")
+def _diff_rows(name, mart, key_cols, val_cols, expected, got):
+    assert_same_rows(name, mart, expected, got, key_cols, val_cols, tol=TOL)
 
 
 # ------------------------------------------------------------------ build health
@@ -101,8 +55,7 @@ def test_seed_loader_is_understood(builds, name):
     assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
 
 
-@pytest.mark.parametrize("name", [n for n in SCENARIO_NAMES
-                                  if "resource_type:test" not in SCENARIOS[n].extra_args])
+@pytest.mark.parametrize("name", [n for n in SCENARIO_NAMES if SCENARIOS[n].tests])
 def test_dbt_data_tests(builds, name):
     """The project's own data tests may warn (rejected rows) but not fail or error."""
     b = _built(builds, name)
@@ -260,7 +213,7 @@ def test_edge_repair_literal_values(builds):
 
 # ------------------------------------------------------------------ time zone
 
-@pytest.mark.parametrize("mart", MARTS)
+@pytest.mark.parametrize("mart", PUBLIC_MARTS)
 def test_time_zone_does_not_matter(builds, mart):
     """The edge cases built with TZ=Asia/Tokyo give the very same marts as in this process."""
     utc = _built(builds, "edge")

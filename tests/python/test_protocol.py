@@ -3,33 +3,28 @@
 * ``metric_values`` rows with ``slice_dimension = 'tier'``;
 * ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``.
 
-Scenarios, built once for this module by two ``dbt build`` subprocesses (only the four marts
-and their parents, no data/unit tests); the second starts as soon as the first has parsed the
-project, from its partial-parse file, and the two then run in parallel:
+Scenarios (conftest.py), shared with test_agreement.py:
 
-* ``sample``    the project's own seeds (records.csv included), copied at build time;
-* ``generated`` agreement_reference.generate_scenario() (the scenario test_agreement.py
-                builds): 1-4 voters per unit, adjudications, every routing rule, records
-                absent from records.csv, records whose only human rows are an adjudicator's,
-                timestamps with offsets.
+* ``sample``    the project's own seeds (records.csv included);
+* ``generated`` (scenario ``agreement``) agreement_reference.generate_scenario(): 1-4 voters
+                per unit, adjudications, every routing rule, records absent from records.csv,
+                records whose only human rows are an adjudicator's, timestamps with offsets.
 
-test_agreement.py's module fixture builds only the agreement marts, so it cannot be shared
-without changing that module; this one reuses its seed generator and the conftest helpers.
 Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 """
 
 from __future__ import annotations
 
 import csv
-from datetime import UTC, date, datetime
-from pathlib import Path
+from datetime import date, datetime
 
 import agreement_reference as A
-import conftest as C
 import generate as G
 import protocol_reference as P
 import pytest
 import reference as R
+from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
+from kit.compare import assert_same_rows
 
 TOL = 1e-9
 SCENARIOS = ["sample", "generated"]
@@ -38,96 +33,24 @@ MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_qual
 
 # =========================================================================== builds
 
-class ProtocolBuild(C.SubprocessBuild):
-    """A dbt build subprocess of the marts this module checks (see conftest.SubprocessBuild)."""
-
-    def __init__(self, name: str, tmp: Path, seed_dir: Path | None):
-        super().__init__(name, tmp, seed_dir, MARTS)
-        self._pr = None
-
-    @property
-    def pr(self) -> P.ProtocolReference:
-        if self._pr is None:
-            self._pr = P.compute(self.seed_dir, null_mode=self.null_mode or "agate")
-        return self._pr
+BUILD_OF = {"sample": "sample", "generated": "agreement"}     # the conftest scenario of each
+SCENARIOS_USED = list(BUILD_OF.values())
+_PR: dict[str, P.ProtocolReference] = {}
 
 
-@pytest.fixture(scope="module")
-def protocol_builds(tmp_path_factory):
-    have = {p.name for p in C.project_seed_csvs()}
-    builds: dict[str, ProtocolBuild] = {}
-    try:
-        # the generated build starts from the sample build's parse (about half of a build)
-        if all(f in have for f in C.SEED_FILES + ["records.csv"]):
-            builds["sample"] = ProtocolBuild("sample", tmp_path_factory.mktemp("proto_sample"),
-                                             None)
-            builds["sample"].start()
-        gen_dir = A.generate_scenario(tmp_path_factory.mktemp("proto_generated_seeds"))
-        builds["generated"] = ProtocolBuild("generated",
-                                            tmp_path_factory.mktemp("proto_generated"), gen_dir)
-        builds["generated"].start(builds["sample"].wait_for_parse() if "sample" in builds
-                                  else None)
-        for b in builds.values():
-            b.finish()
-        yield builds
-    finally:
-        for b in builds.values():
-            if b.proc is not None and b.proc.poll() is None:
-                b.proc.kill()
+def protocol_ref(b) -> P.ProtocolReference:
+    """The protocol reference of a build's seeds (as loaded), computed once."""
+    if b.name not in _PR:
+        _PR[b.name] = P.compute(b.seed_dir, null_mode=b.null_mode or "agate")
+    return _PR[b.name]
 
 
-def _built(builds, name) -> ProtocolBuild:
-    if name not in builds:
-        pytest.skip(f"the project's sample seeds are incomplete in {C.PROJECT / 'seeds'}")
-    b = builds[name]
-    assert b.error is None, f"[{name}] {b.error}"
-    failed = [r for r in b.node_results if r["resource_type"] in ("model", "seed")
-              and r["status"] not in ("success", "pass")]
-    assert not failed, f"[{name}] nodes did not succeed: " + "; ".join(
-        f"{r['unique_id']} {r['status']}: {(r['message'] or '')[:300]}" for r in failed[:8])
-    assert b.marts is not None
-    return b
+def _built(builds, name):
+    return builds.get(BUILD_OF[name]).check()
 
 
-# =========================================================================== comparison
-
-def _norm(v):
-    if isinstance(v, datetime) and v.tzinfo is not None:
-        return v.astimezone(UTC).replace(tzinfo=None)
-    return v
-
-
-def _same(a, b) -> bool:
-    return C.same_value(_norm(a), _norm(b), TOL)
-
-
-def _key(v):
-    v = _norm(v)
-    return v.isoformat() if isinstance(v, date) else v
-
-
-def _diff(name, mart, key_cols, val_cols, expected, got, hint=None, limit=40):
-    problems = []
-    exp = {tuple(_key(r[c]) for c in key_cols): r for r in expected}
-    act: dict[tuple, dict] = {}
-    for r in got:
-        k = tuple(_key(r.get(c)) for c in key_cols)
-        if k in act:
-            problems.append(f"duplicate row {k}")
-        act[k] = r
-    for k in sorted(set(exp) - set(act), key=str):
-        problems.append(f"missing row {k}: expected { {c: exp[k][c] for c in val_cols} }")
-    for k in sorted(set(act) - set(exp), key=str):
-        problems.append(f"unexpected row {k}: got { {c: act[k].get(c) for c in val_cols} }")
-    for k in sorted(set(exp) & set(act), key=str):
-        for c in val_cols:
-            if not _same(exp[k][c], act[k].get(c)):
-                extra = hint(k, c, act[k]) if hint else ""
-                problems.append(f"{k} {c}: expected {exp[k][c]!r}, got {act[k].get(c)!r}{extra}")
-    if problems:
-        more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
-        pytest.fail(f"[{name}] {mart}: {len(problems)} difference(s) with the reference:\n  "
-                    + "\n  ".join(problems[:limit]) + more)
+def _diff(name, mart, key_cols, val_cols, expected, got, hint=None):
+    assert_same_rows(name, mart, expected, got, key_cols, val_cols, tol=TOL, hint=hint)
 
 
 def _values(cols, key):
@@ -137,8 +60,8 @@ def _values(cols, key):
 # =========================================================================== mart tests
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_build_and_columns(protocol_builds, name):
-    b = _built(protocol_builds, name)
+def test_build_and_columns(builds, name):
+    b = _built(builds, name)
     assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
     for mart, cols in (("metric_values", R.MART_COLUMNS["metric_values"]),
                        ("labeling_protocol", P.PROTOCOL_COLUMNS),
@@ -150,26 +73,26 @@ def test_build_and_columns(protocol_builds, name):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_reference_is_unambiguous(protocol_builds, name):
-    b = _built(protocol_builds, name)
-    assert b.pr.agr.ambiguities == [], b.pr.agr.ambiguities
+def test_reference_is_unambiguous(builds, name):
+    b = _built(builds, name)
+    assert protocol_ref(b).agr.ambiguities == [], protocol_ref(b).agr.ambiguities
     # the only reading the data exercises: records without a voter (cost counts them single)
-    others = [n for n in b.pr.notes if "without a voter" not in n]
+    others = [n for n in protocol_ref(b).notes if "without a voter" not in n]
     assert others == [], others
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_metric_values_tier_slice(protocol_builds, name):
-    b = _built(protocol_builds, name)
+def test_metric_values_tier_slice(builds, name):
+    b = _built(builds, name)
     got = [r for r in b.marts["metric_values"][1] if r["slice_dimension"] == "tier"]
     _diff(name, "metric_values (slice_dimension = 'tier')", P.METRIC_VALUES_KEY,
-          P.METRIC_VALUES_VALUES, b.pr.marts["metric_values_tier"], got)
+          P.METRIC_VALUES_VALUES, protocol_ref(b).marts["metric_values_tier"], got)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_labeling_protocol(protocol_builds, name):
-    b = _built(protocol_builds, name)
-    pr = b.pr
+def test_labeling_protocol(builds, name):
+    b = _built(builds, name)
+    pr = protocol_ref(b)
     no_voter = {}
     for row in pr.marts["labeling_protocol"]:
         task, tier = row["task"], row["tier"]
@@ -192,22 +115,22 @@ def test_labeling_protocol(protocol_builds, name):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_labeling_drift(protocol_builds, name):
-    b = _built(protocol_builds, name)
+def test_labeling_drift(builds, name):
+    b = _built(builds, name)
     _diff(name, "labeling_drift", P.DRIFT_KEY, _values(P.DRIFT_COLUMNS, P.DRIFT_KEY),
-          b.pr.marts["labeling_drift"], b.marts["labeling_drift"][1])
+          protocol_ref(b).marts["labeling_drift"], b.marts["labeling_drift"][1])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_annotator_quality(protocol_builds, name):
-    b = _built(protocol_builds, name)
+def test_annotator_quality(builds, name):
+    b = _built(builds, name)
     _diff(name, "annotator_quality", P.QUALITY_KEY, _values(P.QUALITY_COLUMNS, P.QUALITY_KEY),
-          b.pr.marts["annotator_quality"], b.marts["annotator_quality"][1])
+          protocol_ref(b).marts["annotator_quality"], b.marts["annotator_quality"][1])
 
 
-def test_generated_scenario_covers_the_cases(protocol_builds):
+def test_generated_scenario_covers_the_cases(builds):
     """The generated data exercises what the comparisons are meant to cover."""
-    pr = _built(protocol_builds, "generated").pr
+    pr = protocol_ref(_built(builds, "generated"))
     mv = {(r["family"], r["slice_value"]) for r in pr.marts["metric_values_tier"]}
     assert mv == {(t, tier) for t in R.TASKS for tier in P.TIER_SLICES}
     protocol = pr.marts["labeling_protocol"]
@@ -236,10 +159,10 @@ def test_generated_scenario_covers_the_cases(protocol_builds):
 
 def test_reference_matches_readme_worked_example():
     """The README's worked example (sample data), recomputed by the reference."""
-    have = {p.name for p in C.project_seed_csvs()}
-    if not all(f in have for f in C.SEED_FILES + ["records.csv"]):
+    have = {p.name for p in project_seed_csvs()}
+    if not all(f in have for f in SEED_FILES + ["records.csv"]):
         pytest.skip("the project's sample seeds are incomplete")
-    pr = P.compute(C.PROJECT / "seeds")
+    pr = P.compute(PROJECT / "seeds")
     rows = {r["tier"]: r for r in pr.marts["labeling_protocol"] if r["task"] == "retrieval"}
     readme = {  # n_records share n_dual n_adjudicated n_pending dual_rate min_alpha cost
         "all": (68, 1.0, 33, 10, 3, 0.485, 0.583, 18.8),

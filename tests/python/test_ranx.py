@@ -23,7 +23,9 @@ import math
 import numpy as np
 import pytest
 import reference as R
-from conftest import RANDOM_K
+from kit.builds import SCENARIOS
+
+RANDOM_K = list(SCENARIOS["random"].vars_dict["retrieval_k_values"])
 
 pytestmark = pytest.mark.filterwarnings("ignore::Warning")
 

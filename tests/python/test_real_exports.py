@@ -33,12 +33,12 @@ import gzip
 import io
 import json
 import math
-import os
 import random
 import shutil
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -47,19 +47,10 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import reference as R
+from kit.builds import PROJECT, PUBLIC_MARTS, prepare_project, read_run_results, run_dbt
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import conftest as C  # noqa: E402
-import reference as R  # noqa: E402
-
-GENERATOR = C.PROJECT / "scripts" / "generate_exports.py"
-PUBLIC_MARTS = [
-    "retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values", "rejected_annotations",
-    "annotator_agreement", "annotator_pair_agreement", "annotator_quality", "labeling_protocol", "labeling_drift",
-    "judge_agreement", "judge_weights", "judge_metric_values",
-]
+GENERATOR = PROJECT / "scripts" / "generate_exports.py"
 SEED_NAMES = {
     "retrieval": "retrieval_annotations.csv",
     "grounding": "grounding_annotations.csv",
@@ -262,33 +253,23 @@ def _write_hostile(src: Path, dst: Path) -> None:
 
 def _build(tmp: Path, seed_dir: Path | None, variables: dict | None, *, must_pass: bool = True,
            args: list[str] | None = None):
-    """Build the project (or run `args` on the project already in `tmp`); return the database and every message dbt logged."""
-    from dbt.cli.main import dbtRunner
-
-    project = tmp / "project" if args else C.prepare_project(tmp, seed_dir)
+    """Build the project copied to ``tmp`` (or run ``args`` on the copy already there); return the
+    database and what dbt printed.  The unit tests do not depend on the data (the sample build runs
+    them); files mode leaves the seeds out."""
+    project = tmp / "project" if args else prepare_project(tmp, seed_dir)
     database = tmp / "ragmart.duckdb"
-    extra = ["--exclude", "resource_type:seed"] if variables and variables.get("input_mode") == "files" else []
-    scenario = C.Scenario(tmp.name, vars=variables or {}, extra_args=extra)
-    messages: list[str] = []
-    previous = os.environ.get("RAGMART_DUCKDB_PATH")
-    os.environ["RAGMART_DUCKDB_PATH"] = str(database)
-    try:
-        command = args + ["--project-dir", str(project), "--profiles-dir", str(project / "profiles")] if args else \
-            C.dbt_args(project, scenario)
-        result = dbtRunner(callbacks=[lambda event: messages.append(event.info.msg)]).invoke(command)
-    finally:
-        C.release_duckdb()
-        if previous is None:
-            os.environ.pop("RAGMART_DUCKDB_PATH", None)
-        else:
-            os.environ["RAGMART_DUCKDB_PATH"] = previous
-    text = "\n".join(str(m) for m in messages) + "\n" + str(result.exception or "")
+    if not args:
+        args = ["build"] + (["--vars", json.dumps(variables)] if variables else []) + \
+            ["--exclude", "resource_type:unit_test"] + \
+            (["resource_type:seed"] if (variables or {}).get("input_mode") == "files" else [])
+    result = run_dbt(project, args, env={"RAGMART_DUCKDB_PATH": database.name}, log=tmp / "dbt.log")
+    text = result.stdout + result.stderr
     if must_pass:
-        assert result.exception is None, f"dbt build failed: {result.exception}"
-        failed = [r for r in C.read_run_results(project) if r["status"] in ("error", "fail")]
+        assert result.returncode == 0, f"dbt build failed:\n{text[-4000:]}"
+        failed = [r for r in read_run_results(project) if r["status"] in ("error", "fail")]
         assert not failed, f"dbt nodes failed: {failed}"
     else:
-        assert not result.success, "the build should have failed"
+        assert result.returncode != 0, "the build should have failed"
     return database, text
 
 
@@ -330,18 +311,25 @@ def exports(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def builds(exports, tmp_path_factory):
+    """The generated export as seeds and in files mode as CSV, in every shape, in latin-1 and in a
+    folder with a hostile name: two builds at a time."""
     def files(folder, **more):
         return {"input_mode": "files", "input_path": str(folder), **more}
 
-    return {
-        "seeds_dir": (seeds_dir := tmp_path_factory.mktemp("seeds_mode")),
-        "seeds": _read(_build(seeds_dir, exports["seed_dir"], None)[0]),
-        "csv": _read(_build(tmp_path_factory.mktemp("files_csv"), None, files(exports["csv_dir"]))[0]),
-        "shapes": _read(_build(tmp_path_factory.mktemp("files_shapes"), None, files(exports["shapes"]))[0]),
-        "latin1": _read(_build(tmp_path_factory.mktemp("files_latin1"), None,
-                               files(exports["latin1"], input_encoding="latin-1", csv_delimiter=";"))[0]),
-        "hostile": _read(_build(tmp_path_factory.mktemp("files_hostile"), None, files(exports["hostile"]))[0]),
+    seeds_dir = tmp_path_factory.mktemp("seeds_mode")
+    jobs = {
+        "seeds": (seeds_dir, exports["seed_dir"], None),
+        "csv": (tmp_path_factory.mktemp("files_csv"), None, files(exports["csv_dir"])),
+        "shapes": (tmp_path_factory.mktemp("files_shapes"), None, files(exports["shapes"])),
+        "latin1": (tmp_path_factory.mktemp("files_latin1"), None,
+                   files(exports["latin1"], input_encoding="latin-1", csv_delimiter=";")),
+        "hostile": (tmp_path_factory.mktemp("files_hostile"), None, files(exports["hostile"])),
     }
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(_build, tmp, seeds, variables)
+                   for name, (tmp, seeds, variables) in jobs.items()}
+        out = {name: _read(future.result()[0]) for name, future in futures.items()}
+    return out | {"seeds_dir": seeds_dir}
 
 
 # --------------------------------------------------------------------------- comparisons
@@ -507,7 +495,7 @@ def test_unusable_annotator_rows_stop_the_build(exports, tmp_path):
     header, rows = _read_rows(folder / "annotators.csv")
     rows += [["gpt.judge", "AI", "annotator", "a judge of an unknown kind"], [rows[0][0], "HUMAN", "reviewer", "again"]]
     _write_csv(folder / "annotators.csv", header, rows)
-    C.prepare_project(tmp_path / "build", None)
+    prepare_project(tmp_path / "build", None)
     variables = json.dumps({"input_mode": "files", "input_path": str(folder)})
     _, text = _build(tmp_path / "build", None, None, must_pass=False,
                      args=["build", "--select", "+assert_annotators_are_valid", "--vars", variables])

@@ -28,7 +28,6 @@ import re
 import shutil
 import subprocess
 import sys
-import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -71,12 +70,8 @@ SHOWN = {
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-# `browser`: the tests that need a Chromium. Registered in the pytest configuration once the project
-# has one; a test module cannot register a marker itself (pytest_configure is only called in
-# conftest.py and plugins), so the unknown-marker warning is silenced for this one name here.
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
-    browser = pytest.mark.browser
+# the tests that need a Chromium (marker registered in pytest.ini)
+browser = pytest.mark.browser
 
 
 # ----------------------------------------------------------------------------- reading the HTML
@@ -263,13 +258,13 @@ def run_report(*args: str, cwd: Path | None = None) -> subprocess.CompletedProce
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
+SCENARIOS_USED = ["sample"]
+
+
 @pytest.fixture(scope="module")
 def sample_db(builds) -> Path:
     """The sample's database (the session's full `dbt build` of the project's seeds)."""
-    build = builds.get("sample")
-    if build.error or not build.db_path.exists():
-        pytest.fail(f"the sample build failed: {build.error}")
-    return build.db_path
+    return builds.get("sample").check().db_path
 
 
 @pytest.fixture(scope="module")

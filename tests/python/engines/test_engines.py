@@ -41,15 +41,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from kit.builds import EDGE, PROJECT, SEED_FILES, prepare_project, read_run_results
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-import conftest as C  # noqa: E402
 
 ENGINES = [e.strip() for e in os.environ.get("RAGMART_ENGINES", "").split(",") if e.strip()]
 KNOWN_ENGINES = ("postgres", "spark")
-GENERATOR = C.PROJECT / "scripts" / "generate_exports.py"
+GENERATOR = PROJECT / "scripts" / "generate_exports.py"
 TOLERANCE = 1e-9
 BUILD_TIMEOUT = 3600
 
@@ -185,7 +183,7 @@ def _dbt() -> list[str]:
 
 
 def statuses_of(project: Path) -> dict[str, str]:
-    return {r["unique_id"]: r["status"] for r in C.read_run_results(project)}
+    return {r["unique_id"]: r["status"] for r in read_run_results(project)}
 
 
 def public_marts(project: Path) -> list[str]:
@@ -205,7 +203,7 @@ def generated_seeds(tmp: Path) -> Path:
                    check=True)
     seeds = tmp / "seeds"
     seeds.mkdir()
-    for name in C.SEED_FILES + ["records.csv"]:
+    for name in SEED_FILES + ["records.csv"]:
         shutil.copyfile(out / name, seeds / name)
     return seeds
 
@@ -214,7 +212,7 @@ def seed_dir(data_set: str, tmp_factory) -> Path | None:
     if data_set == "sample":
         return None
     if data_set in ("edge", "edge_repair"):
-        return C.EDGE
+        return EDGE
     if data_set == "generated":
         return generated_seeds(tmp_factory.mktemp("generated"))
     raise ValueError(data_set)
@@ -230,7 +228,7 @@ def agate_seed_loader(project: Path) -> None:
 
 
 def run_build(engine: str, data_set: str, seeds: Path | None, tmp: Path, env: dict) -> tuple[Path, float, str | None]:
-    project = C.prepare_project(tmp, seeds)
+    project = prepare_project(tmp, seeds)
     if engine == "duckdb":
         agate_seed_loader(project)
     args = ["build", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"), "--target", engine]
@@ -396,7 +394,7 @@ def test_files_mode_is_a_clear_compile_error(engine, tmp_path):
         pytest.skip(f"{engine} is not in RAGMART_ENGINES")
     env = dict(os.environ, **(pg_env() if engine == "postgres" else {}),
                RAGMART_SPARK_DIR=str(tmp_path / "spark"), SPARK_LOCAL_IP="127.0.0.1")
-    project = C.prepare_project(tmp_path, None)
+    project = prepare_project(tmp_path, None)
     proc = subprocess.run(_dbt() + ["compile", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"),
                                     "--target", engine, "--select", "stg_annotation_exports__retrieval",
                                     "--vars", json.dumps({"input_mode": "files", "input_path": str(tmp_path)})],

@@ -1,0 +1,1 @@
+"""The test kit: the builds of the test suite (builds.py) and the mart comparison (compare.py)."""
