@@ -115,12 +115,15 @@ dbt-build: $(BIN)/.dev-installed
 docs: $(BIN)/.dev-installed
 	$(DBT) docs generate $(DBT_ARGS)
 
+# The test modules in two processes (pytest-xdist, a module's tests together); the kit builds each
+# data set once for both (tests/python/kit/builds.py). PYTEST_ARGS= runs them in one process.
+PYTEST_ARGS ?= -n 2 --dist loadfile
 pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
-		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q
+		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q $(PYTEST_ARGS)
 else
-	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest tests/python -q
+	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest tests/python -q $(PYTEST_ARGS)
 endif
 
 # Every engine: the sample, the edge cases and a generated export built on PostgreSQL and Spark

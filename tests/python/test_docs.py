@@ -28,9 +28,9 @@ def sample_build(builds):
 
 def test_docs_generate_writes_the_catalog_of_every_public_mart(sample_build, tmp_path):
     """`dbt docs generate` works on the sample build (its manifest and catalog name every public mart)."""
-    target = tmp_path / "docs"
-    result = run_dbt(sample_build.project, ["docs", "generate", "--target-path", str(target)],
-                     env={"RAGMART_DUCKDB_PATH": sample_build.db_path.name})
+    project = sample_build.copy(tmp_path)
+    result = run_dbt(project, ["docs", "generate"], env={"RAGMART_DUCKDB_PATH": sample_build.db_path.name})
+    target = project / "target"
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
     catalog = json.loads((target / "catalog.json").read_text())
     documented = {node["metadata"]["name"] for node in catalog["nodes"].values()}

@@ -11,14 +11,12 @@ p_alpha_below_target of the marts is compared with DuckDB's to 1e-9).
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import make_student_t_table  # scripts/, on pytest's pythonpath
 import pytest
+from kit.builds import run_dbt
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent.parent
@@ -27,15 +25,16 @@ INLINE = ("select {{ ragmart_student_t_975('df') }} as t_quantile, "
           "{{ ragmart_normal_cdf('x') }} as phi from arguments")
 
 
+SCENARIOS_USED = ["sample"]
+
+
 @pytest.fixture(scope="module")
-def compiled_sql(tmp_path_factory) -> str:
-    tmp = tmp_path_factory.mktemp("intervals")
-    dbt = Path(sys.executable).parent / "dbt"
-    cmd = ([str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]) + [
-        "compile", "--quiet", "--project-dir", str(PROJECT), "--profiles-dir", str(PROJECT / "profiles"),
-        "--target-path", str(tmp / "target"), "--log-path", str(tmp / "logs"), "--inline", INLINE]
-    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(tmp / "compile.duckdb"))
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+def compiled_sql(builds, tmp_path_factory) -> str:
+    """The macros compiled in a copy of the sample build (which re-uses its parse)."""
+    sample = builds.get("sample").check()
+    project = sample.copy(tmp_path_factory.mktemp("intervals"))
+    out = run_dbt(project, ["compile", "--quiet", "--inline", INLINE],
+                  env={"RAGMART_DUCKDB_PATH": sample.db_path.name})
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     sql = out.stdout.strip()
     assert sql.startswith("select"), sql[:500]
@@ -45,10 +44,11 @@ def compiled_sql(tmp_path_factory) -> str:
 def _evaluate(sql: str, dfs: list, xs: list) -> list[tuple]:
     con = duckdb.connect()
     rows = max(len(dfs), len(xs))
-    con.execute("create table arguments (i integer, df bigint, x double)")
-    con.executemany("insert into arguments values (?, ?, ?)",
-                    [(i, dfs[i] if i < len(dfs) else None, xs[i] if i < len(xs) else None)
-                     for i in range(rows)])
+    # one statement (lists unnested side by side), not a row-by-row insert
+    con.execute("create table arguments as select unnest(?)::integer as i, unnest(?)::bigint as df, "
+                "unnest(?)::double as x",
+                [list(range(rows)), [dfs[i] if i < len(dfs) else None for i in range(rows)],
+                 [xs[i] if i < len(xs) else None for i in range(rows)]])
     got = con.execute(sql.replace("from arguments", ", i from arguments") + " order by i").fetchall()
     return [(t, p) for t, p, _ in got]
 

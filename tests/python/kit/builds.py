@@ -3,8 +3,9 @@
 A *scenario* is a data set (a folder of seed CSVs made by a factory) built with given vars, an
 optional time zone and with or without the data and unit tests.  ``BuildPool.get(name)`` returns
 the scenario's ``Build``; the session's conftest starts every scenario that the collected test
-modules name in their ``SCENARIOS_USED`` as soon as collection ends, two at a time, in the order
-they are first needed, so builds run while other tests run.
+modules name in their ``SCENARIOS_USED`` as soon as collection ends, two at a time (also when
+pytest-xdist runs the modules in two processes), in the order they are first needed, so builds run
+while other tests run.
 
 A build copies the project (without .venv, target, logs, .git, *.duckdb) to a temp dir, replaces
 ``seeds/*.csv`` by the data set's CSVs (a project seed the data set does not provide, e.g. the
@@ -16,6 +17,7 @@ every public mart and every seed table back with the duckdb package.
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import os
 import shutil
@@ -25,7 +27,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -214,6 +216,13 @@ class Build:
         return [r for r in self.node_results
                 if r["resource_type"] in kinds and r["status"] not in ("success", "pass")]
 
+    def copy(self, dst: Path) -> Path:
+        """A copy of the built project (its parse cache included) and database in ``dst``: dbt run
+        there with ``RAGMART_DUCKDB_PATH=ragmart.duckdb`` re-uses the parse and leaves this build alone."""
+        shutil.copytree(self.project, dst / "project")
+        shutil.copyfile(self.db_path, dst / self.db_path.name)
+        return dst / "project"
+
     def check(self) -> Build:
         """Fails the calling test unless dbt ran, every model and seed succeeded and the marts were read."""
         import pytest
@@ -233,62 +242,139 @@ class Build:
 
 
 class BuildPool:
-    """Builds scenarios in the background (``workers`` dbt processes at a time), once each."""
+    """Builds scenarios in the background, once each per test session, also across pytest-xdist
+    workers: a scenario's build folder lies in the session's shared temp folder, under a file
+    lock; the process that takes the lock first builds it, the others read its result.
 
-    def __init__(self, tmp_factory, workers: int = 2):
-        self.tmp_factory = tmp_factory
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dbt-build")
+    Each process runs ``workers`` builder threads (one per xdist worker, two in a single process).
+    A thread takes the first queued scenario whose lock it gets at once, so two processes never
+    wait on the same build while another one is queued; ``get`` moves its scenario to the front."""
+
+    def __init__(self, tmp_factory, workers: int | None = None):
+        base = tmp_factory.getbasetemp()
+        self.root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
         self.futures: dict[str, Future] = {}
-        self.data_dirs: dict[str, Future] = {}
-        self.lock = threading.Lock()
+        self.queue: list[str] = []
+        self.data_dirs: dict[str, Path | None] = {}
+        self.cv = threading.Condition()
+        self.data_lock = threading.Lock()
+        self.closed = False
+        workers = workers or (1 if os.environ.get("PYTEST_XDIST_WORKER") else 2)
+        self.threads = [threading.Thread(target=self._work, name=f"dbt-build-{i}", daemon=True)
+                        for i in range(workers)]
+        for thread in self.threads:
+            thread.start()
+
+    # -- shared folders under file locks
+
+    def _locked(self, name: str, blocking: bool):
+        """An open lock file of ``name`` in the shared folder, locked; None if busy and not blocking."""
+        handle = open(self.root / f"{name}.lock", "a")  # noqa: SIM115 - closed by _unlock
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        except BlockingIOError:
+            handle.close()
+            return None
+        return handle
+
+    @staticmethod
+    def _unlock(handle) -> None:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
 
     def data_dir(self, name: str) -> Path | None:
         """The folder of a data set's seed CSVs, made once (None: the project's own seeds)."""
-        with self.lock:
-            fut = self.data_dirs.get(name)
-            mine = fut is None
-            if mine:
-                fut = self.data_dirs[name] = Future()
-                folder = self.tmp_factory.mktemp(f"data_{name}")
-        if mine:
-            try:
-                fut.set_result(DATA_SETS[name](folder))
-            except BaseException as exc:  # noqa: BLE001 - re-raised to every user
-                fut.set_exception(exc)
-        return fut.result()
+        with self.data_lock:
+            if name not in self.data_dirs:
+                handle = self._locked(f"data_{name}", blocking=True)
+                try:
+                    folder = self.root / f"data_{name}"
+                    marker = folder / ".ragmart-data.json"
+                    if not marker.exists():
+                        shutil.rmtree(folder, ignore_errors=True)
+                        folder.mkdir()
+                        made = DATA_SETS[name](folder)
+                        marker.write_text(json.dumps({"path": None if made is None else str(made)}))
+                    path = json.loads(marker.read_text())["path"]
+                    self.data_dirs[name] = None if path is None else Path(path)
+                finally:
+                    self._unlock(handle)
+            return self.data_dirs[name]
 
-    def mktemp(self, name: str) -> Path:
-        with self.lock:
-            return self.tmp_factory.mktemp(name)
+    # -- the queue
 
-    def start(self, names) -> None:
-        for name in names:
-            with self.lock:
+    def start(self, names, front: bool = False) -> None:
+        with self.cv:
+            for name in (reversed(list(names)) if front else names):
                 if name not in self.futures:
-                    self.futures[name] = self.executor.submit(self._build, SCENARIOS[name])
+                    SCENARIOS[name]                          # KeyError for an unknown scenario
+                    self.futures[name] = Future()
+                    self.queue.append(name)
+                if front and name in self.queue:
+                    self.queue.remove(name)
+                    self.queue.insert(0, name)
+            self.cv.notify_all()
 
     def get(self, name: str) -> Build:
-        self.start([name])
+        self.start([name], front=True)
         return self.futures[name].result()
 
+    def _work(self) -> None:
+        while True:
+            with self.cv:
+                while not self.queue and not self.closed:
+                    self.cv.wait()
+                if self.closed:
+                    return
+                pending = list(self.queue)
+            for name in pending:
+                handle = self._locked(f"build_{name}", blocking=False)
+                if handle is None:
+                    continue
+                with self.cv:
+                    taken = name in self.queue
+                    if taken:
+                        self.queue.remove(name)
+                if taken:
+                    try:
+                        self.futures[name].set_result(self._build(SCENARIOS[name]))
+                    except BaseException as exc:  # noqa: BLE001 - re-raised by get()
+                        self.futures[name].set_exception(exc)
+                self._unlock(handle)
+                break
+            else:
+                time.sleep(0.5)                              # every queued build is busy elsewhere
+
+    # -- one build
+
     def _build(self, sc: Scenario) -> Build:
-        started = time.time()
-        tmp = self.mktemp(f"build_{sc.name}")
-        data = self.data_dir(sc.data)
-        proj = prepare_project(tmp, data)
+        """Builds the scenario (the caller holds its lock), or reads the build another process made."""
+        tmp = self.root / f"build_{sc.name}"
+        marker = tmp / ".ragmart-build.json"
+        proj = tmp / "project"
         build = Build(sc, proj, proj / "seeds", tmp / "ragmart.duckdb")
-        args = ["build"] + (["--vars", json.dumps(sc.vars_dict)] if sc.vars else []) + \
-            ([] if sc.tests else NO_TESTS)
-        env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
-        try:
-            result = run_dbt(proj, args, env=env, log=tmp / "dbt.log")
-            build.output = result.stdout + result.stderr
-            if result.returncode not in (0, 1):
-                build.error = f"dbt exited with {result.returncode}: {build.output[-3000:]}"
-        except subprocess.TimeoutExpired:
-            build.error = f"dbt build did not end within {BUILD_TIMEOUT} s (log {tmp / 'dbt.log'})"
+        if marker.exists():
+            done = json.loads(marker.read_text())
+            build.error, build.seconds = done["error"], done["seconds"]
+            build.output = (tmp / "dbt.log").read_text() if (tmp / "dbt.log").exists() else ""
+        else:
+            started = time.time()
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir()
+            prepare_project(tmp, self.data_dir(sc.data))
+            args = ["build"] + (["--vars", json.dumps(sc.vars_dict)] if sc.vars else []) + \
+                ([] if sc.tests else NO_TESTS)
+            env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
+            try:
+                result = run_dbt(proj, args, env=env, log=tmp / "dbt.log")
+                build.output = result.stdout + result.stderr
+                if result.returncode not in (0, 1):
+                    build.error = f"dbt exited with {result.returncode}: {build.output[-3000:]}"
+            except subprocess.TimeoutExpired:
+                build.error = f"dbt build did not end within {BUILD_TIMEOUT} s (log {tmp / 'dbt.log'})"
+            build.seconds = time.time() - started
+            marker.write_text(json.dumps({"error": build.error, "seconds": build.seconds}))
         build.node_results = read_run_results(proj)
-        build.seconds = time.time() - started
         if not build.db_path.exists():
             build.error = build.error or f"no database at {build.db_path}"
             return build
@@ -309,4 +395,9 @@ class BuildPool:
                 if f.done() and not f.cancelled() and f.exception() is None]
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        with self.cv:
+            self.closed = True
+            for name in self.queue:
+                self.futures[name].cancel()
+            self.queue.clear()
+            self.cv.notify_all()
