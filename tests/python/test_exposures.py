@@ -13,25 +13,19 @@ On the sample build's manifest and database:
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+import export_marts
 import pytest
+import report
 
-PROJECT = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(PROJECT / "scripts"))
-
-import export_marts  # noqa: E402 - from scripts/
-import report  # noqa: E402 - from scripts/
+SCENARIOS_USED = ["sample"]
 
 
 @pytest.fixture(scope="module")
 def sample(builds):
     """The sample build: `.project` (the project copy it was built in) and `.db_path` (its database)."""
-    build = builds.get("sample")
-    if build.error:
-        pytest.fail(f"sample build failed: {build.error}")
-    return build
+    return builds.get("sample").check()
 
 
 @pytest.fixture(scope="module")

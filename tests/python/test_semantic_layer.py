@@ -37,6 +37,8 @@ MF = METRICFLOW_VENV / "bin" / "mf"
 TOLERANCE = 1e-9
 OVERALL = "{{ Dimension('metric_value__slice_dimension') }} = 'overall'"
 
+SCENARIOS_USED = ["sample"]
+
 
 @pytest.fixture(scope="module")
 def mf() -> Path:
@@ -48,10 +50,7 @@ def mf() -> Path:
 @pytest.fixture(scope="module")
 def sample(builds):
     """The sample build: `.project` (the project copy it was built in) and `.db_path` (its database)."""
-    build = builds.get("sample")
-    if build.error:
-        pytest.fail(f"sample build failed: {build.error}")
-    return build
+    return builds.get("sample").check()
 
 
 @dataclass
