@@ -43,7 +43,7 @@ SCENARIOS_USED = ["sample"]
 @pytest.fixture(scope="module")
 def mf() -> Path:
     if not MF.exists():
-        pytest.skip(f"no MetricFlow CLI: {MF} is missing (make {METRICFLOW_VENV.name}/.metricflow-installed)")
+        pytest.skip(f"no MetricFlow CLI: {MF} is missing (`make metricflow` installs it)")
     return MF
 
 
