@@ -24,9 +24,14 @@ export RAGMART_REPORT_FILE = $(value REPORT_FILE)
 # database with it to prove that DuckDB releases older than the one that wrote it can read it.
 COMPAT_VENV ?= .venv-compat
 export RAGMART_COMPAT_VENV = $(abspath $(COMPAT_VENV))
+# The semantic layer's `mf` (dbt-metricflow, requirements-metricflow.txt) in its own venv:
+# tests/python/test_semantic_layer.py runs `mf validate-configs` and `mf query` from it (README,
+# "Semantic layer").
+METRICFLOW_VENV ?= .venv-metricflow
+export RAGMART_METRICFLOW_VENV = $(abspath $(METRICFLOW_VENV))
 comma := ,
 
-.PHONY: build build-files export report bench test test-engines lint dbt-build docs pytest clean help
+.PHONY: build build-files export report metricflow bench test test-engines lint dbt-build docs pytest clean help
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -40,6 +45,7 @@ help:
 	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
+	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (README, Semantic layer)"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 
@@ -56,6 +62,14 @@ $(COMPAT_VENV)/.compat-installed: requirements-compat.txt
 	@test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV)
 	$(COMPAT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-compat.txt
 	@touch $@
+
+$(METRICFLOW_VENV)/.metricflow-installed: requirements-metricflow.txt
+	@test -x $(METRICFLOW_VENV)/bin/python || $(PYTHON) -m venv $(METRICFLOW_VENV)
+	$(METRICFLOW_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-metricflow.txt
+	@touch $@
+
+# `mf` for the semantic layer: $(METRICFLOW_VENV)/bin/mf query ... (README, "Semantic layer").
+metricflow: $(METRICFLOW_VENV)/.metricflow-installed
 
 $(BIN)/.postgres-installed: requirements-postgres.txt $(BIN)/.runtime-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-postgres.txt
@@ -118,7 +132,7 @@ docs: $(BIN)/.dev-installed
 # The test modules in two processes (pytest-xdist, a module's tests together); the kit builds each
 # data set once for both (tests/python/kit/builds.py). PYTEST_ARGS= runs them in one process.
 PYTEST_ARGS ?= -n 2 --dist loadfile
-pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
+pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(METRICFLOW_VENV)/.metricflow-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
 		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q $(PYTEST_ARGS)
