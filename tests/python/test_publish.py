@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from kit.builds import prepare_project
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 _spec = importlib.util.spec_from_file_location("ragmart_build_script", PROJECT / "scripts" / "build.py")
@@ -103,11 +104,6 @@ def test_dbt_command_passes_the_vars_as_one_json_argument():
 
 # --- end to end: make build-files, then a failing build under an open reader ---------------------
 
-def _ignore(src, names):
-    top = {".venv", "target", "logs", ".git", ".pytest_cache"} if Path(src) == PROJECT else set()
-    return {n for n in names if n in top or n == "__pycache__" or n.endswith((".duckdb", ".duckdb.wal"))}
-
-
 def _make_build_files(project: Path, caller: Path, input_path: str, database: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("MAKE", "MFLAGS")) and k not in {"VARS", "INPUT", "RAGMART_VARS", "RAGMART_INPUT"}}
@@ -133,8 +129,7 @@ def test_make_build_files_publishes_atomically(tmp_path):
     venv = PROJECT / ".venv" if (PROJECT / ".venv").exists() else Path(sys.prefix)
     if not (venv / "bin" / "dbt").exists():
         pytest.skip(f"no dbt in {venv}")
-    project = tmp_path / "project"
-    shutil.copytree(PROJECT, project, ignore=_ignore)
+    project = prepare_project(tmp_path, None)
     (project / ".venv").symlink_to(venv.resolve())
     caller = tmp_path / "caller"
     caller.mkdir()

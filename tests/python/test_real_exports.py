@@ -464,54 +464,91 @@ def _copy_of_exports(exports, folder: Path, leave_out: str | None = None) -> Pat
     return folder
 
 
-def test_duplicate_column_stops_the_build_naming_file_and_column(exports, tmp_path):
-    folder = _copy_of_exports(exports, tmp_path / "dup")
+# --------------------------------------------------------------------------- builds that must fail
+# Each case writes a changed copy of the generated export; the module builds them all, two at a time.
+
+
+def _duplicate_column(folder: Path) -> None:
     header, rows = _read_rows(folder / "grounding_annotations_part002.csv")
     _write_csv(folder / "grounding_annotations_part002.csv", header + ["Notes"], [r + ["x"] for r in rows])
-    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
-    assert "grounding_annotations_part002.csv: the column 'notes' appears twice" in text
 
 
-def test_a_file_that_does_not_match_its_header_stops_the_build(exports, tmp_path):
+def _header_mismatch(folder: Path) -> None:
     """A header with one name too many (a trailing delimiter, a forced wrong delimiter): not a few bad rows."""
-    folder = _copy_of_exports(exports, tmp_path / "header")
     target = folder / "generation_annotations_part002.csv"
     lines = target.read_text(encoding="utf-8").split("\n", 1)
     target.write_text(lines[0] + ",\n" + lines[1], encoding="utf-8")
-    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
-    assert "generation_annotations_part002.csv: not one of its records matches its header" in text
 
 
-def test_a_file_named_for_an_input_in_another_format_stops_the_build(exports, tmp_path):
-    folder = _copy_of_exports(exports, tmp_path / "xlsx")
+def _other_format(folder: Path) -> None:
     (folder / "retrieval_week2.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
-    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
-    assert "retrieval_week2.xlsx: its name makes it a retrieval file" in text
 
 
-def test_unusable_annotator_rows_stop_the_build(exports, tmp_path):
+def _unusable_annotators(folder: Path) -> None:
     """An unknown kind or role, or an id listed twice, would move the consensus silently."""
-    folder = _copy_of_exports(exports, tmp_path / "annotators")
     header, rows = _read_rows(folder / "annotators.csv")
     rows += [["gpt.judge", "AI", "annotator", "a judge of an unknown kind"], [rows[0][0], "HUMAN", "reviewer", "again"]]
     _write_csv(folder / "annotators.csv", header, rows)
-    prepare_project(tmp_path / "build", None)
-    variables = json.dumps({"input_mode": "files", "input_path": str(folder)})
-    _, text = _build(tmp_path / "build", None, None, must_pass=False,
-                     args=["build", "--select", "+assert_annotators_are_valid", "--vars", variables])
-    assert "row(s) of the annotators input cannot be used as they are" in text
-    assert "annotator_kind AI, role annotator: annotator_kind is not HUMAN, LLM or CODE" in text
-    assert "role reviewer: role is not annotator or adjudicator; annotator_id listed more than once" in text
 
 
-def test_missing_annotators_and_mass_rejection_fail_the_build(exports, tmp_path):
-    folder = _copy_of_exports(exports, tmp_path / "bad", leave_out="annotators")
-    shutil.copyfile(exports["csv_dir"] / "annotators.csv", folder / "anotators.csv")  # a typo: not the annotators input
+def _no_annotators_and_bad_ranks(folder: Path) -> None:
+    (folder / "annotators.csv").rename(folder / "anotators.csv")       # a typo: not the annotators input
     for path in folder.glob("retrieval*.csv"):
         header, rows = _read_rows(path)
         for row in rows:
             row[header.index("chunk_rank")] = "first"
         _write_csv(path, header, rows)
-    _, text = _build(tmp_path / "build", None, {"input_mode": "files", "input_path": str(folder)}, must_pass=False)
+
+
+FAILING = {  # case: (how the export is changed, what dbt selects; None: everything)
+    "duplicate_column": (_duplicate_column, None),
+    "header_mismatch": (_header_mismatch, None),
+    "other_format": (_other_format, None),
+    "unusable_annotators": (_unusable_annotators, ["+assert_annotators_are_valid"]),
+    "no_annotators": (_no_annotators_and_bad_ranks, None),
+}
+
+
+@pytest.fixture(scope="module")
+def failed(exports, tmp_path_factory):
+    """What dbt printed for each case of FAILING (each build must fail)."""
+    def run(case):
+        change, select = FAILING[case]
+        root = tmp_path_factory.mktemp(f"fails_{case}")
+        folder = _copy_of_exports(exports, root / "export")
+        change(folder)
+        variables = {"input_mode": "files", "input_path": str(folder)}
+        if select is None:
+            return _build(root / "build", None, variables, must_pass=False)[1]
+        prepare_project(root / "build", None)
+        return _build(root / "build", None, None, must_pass=False,
+                      args=["build", "--select", *select, "--vars", json.dumps(variables)])[1]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {case: pool.submit(run, case) for case in FAILING}
+        return {case: future.result() for case, future in futures.items()}
+
+
+def test_duplicate_column_stops_the_build_naming_file_and_column(failed):
+    assert "grounding_annotations_part002.csv: the column 'notes' appears twice" in failed["duplicate_column"]
+
+
+def test_a_file_that_does_not_match_its_header_stops_the_build(failed):
+    assert "generation_annotations_part002.csv: not one of its records matches its header" in failed["header_mismatch"]
+
+
+def test_a_file_named_for_an_input_in_another_format_stops_the_build(failed):
+    assert "retrieval_week2.xlsx: its name makes it a retrieval file" in failed["other_format"]
+
+
+def test_unusable_annotator_rows_stop_the_build(failed):
+    text = failed["unusable_annotators"]
+    assert "row(s) of the annotators input cannot be used as they are" in text
+    assert "annotator_kind AI, role annotator: annotator_kind is not HUMAN, LLM or CODE" in text
+    assert "role reviewer: role is not annotator or adjudicator; annotator_id listed more than once" in text
+
+
+def test_missing_annotators_and_mass_rejection_fail_the_build(failed):
+    text = failed["no_annotators"]
     assert "annotators" in text and "require_annotators" in text
     assert "max_rejected_share" in text and "invalid_rank" in text
