@@ -31,7 +31,7 @@ METRICFLOW_VENV ?= .venv-metricflow
 export RAGMART_METRICFLOW_VENV = $(abspath $(METRICFLOW_VENV))
 comma := ,
 
-.PHONY: build build-files export report metricflow bench test test-engines lint dbt-build docs pytest clean help
+.PHONY: build build-files export report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -43,6 +43,7 @@ help:
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
+	@echo "make report-screenshot   docs/report.png, the README's picture of the sample's report (run make build first)"
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (README, Semantic layer)"
@@ -108,6 +109,15 @@ export: $(BIN)/.runtime-installed
 # marts, read-only (scripts/report.py --help).
 report: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/report.py --out="$$RAGMART_REPORT_FILE" --relative-to="$$RAGMART_CALLER_DIR"
+
+# docs/report.png, the README's picture of the report: the sample's report (make build first) as a
+# headless Chromium shows it, the top 1280 x 2200 pixels.
+report-screenshot: $(BIN)/.runtime-installed $(BIN)/.chromium-installed
+	$(BIN)/python scripts/report.py --out=target/report-screenshot.html
+	rm -rf target/chromium-profile
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --user-data-dir=target/chromium-profile --hide-scrollbars \
+		--window-size=1280,2200 --screenshot=docs/report.png "file://$(abspath target/report-screenshot.html)"
 
 # Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"; BENCH_WORK is where the
 # exports and databases go (about 8 GB at 10M rows); each dbt build also runs under DuckDB's

@@ -185,26 +185,31 @@ def label_stats(units: list[list[int]]) -> dict | None:
     """The annotator_agreement measures over one tier of one (task, label).
 
     ``units``: the votes (0/1) of every unit of the tier with at least one vote.  None when no
-    unit has two or more votes (no row).  Exact; the formulas of docs/rules.md literally."""
-    pairable = [u for u in units if len(u) >= 2]
+    unit has two or more votes (no row).  Exact; the formulas of docs/rules.md literally, each
+    sum over units taken once per distinct unit shape (its count of each value) times the
+    number of units of that shape."""
+    values = sorted({v for u in units for v in u} | {0, 1})
+    shapes = Counter(tuple(u.count(c) for c in values) for u in units)      # n_uc per unit
+    pairable = {s: k for s, k in shapes.items() if sum(s) >= 2}
     if not pairable:
         return None
-    values = sorted({v for u in units for v in u} | {0, 1})
-    n = sum(len(u) for u in pairable)
-    n_c = {c: sum(u.count(c) for u in pairable) for c in values}
+    n_units = sum(pairable.values())
+    n = sum(sum(s) * k for s, k in pairable.items())
+    n_c = {c: sum(s[i] * k for s, k in pairable.items()) for i, c in enumerate(values)}
     # observed agreement: mean over units of sum_c n_uc (n_uc - 1) / (m_u (m_u - 1))
-    p_a = sum(Fraction(sum(u.count(c) * (u.count(c) - 1) for c in values),
-                       len(u) * (len(u) - 1)) for u in pairable) / len(pairable)
+    p_a = sum(k * Fraction(sum(x * (x - 1) for x in s), sum(s) * (sum(s) - 1))
+              for s, k in pairable.items()) / n_units
     # alpha = 1 - (n - 1) * sum_u [sum_{c != k} n_uc n_uk / (m_u - 1)] / sum_{c != k} n_c n_k
-    num = sum(Fraction(sum(u.count(c) * u.count(k) for c in values for k in values if c != k),
-                       len(u) - 1) for u in pairable)
+    num = sum(k * Fraction(sum(x * y for i, x in enumerate(s) for j, y in enumerate(s) if i != j), sum(s) - 1)
+              for s, k in pairable.items())
     den = sum(n_c[c] * n_c[k] for c in values for k in values if c != k)
     alpha = None if den == 0 else 1 - (n - 1) * num / den
     # AC1: pi_c = mean of n_uc / m_u over every unit with >= 1 vote (single votes included)
-    pi = {c: sum(Fraction(u.count(c), len(u)) for u in units) / len(units) for c in values}
+    pi = {c: sum(k * Fraction(s[i], sum(s)) for s, k in shapes.items()) / len(units)
+          for i, c in enumerate(values)}
     p_e = sum(pi[c] * (1 - pi[c]) for c in values)
     ac1 = (p_a - p_e) / (1 - p_e)
-    return {"n_units": len(pairable), "n_pairable_values": n, "observed_agreement": p_a,
+    return {"n_units": n_units, "n_pairable_values": n, "observed_agreement": p_a,
             "krippendorff_alpha": alpha, "gwet_ac1": ac1, "prevalence": Fraction(n_c[1], n),
             "p_e": p_e, "pi": pi}
 

@@ -294,22 +294,13 @@ def test_tiers_and_rows_by_hand(tmp_path):
 
 # =========================================================================== builds
 
-_AGR: dict[str, A.AgreementReference] = {}
-
-
 def agr(b) -> A.AgreementReference:
-    """The agreement reference of a build's seeds (as loaded), computed once."""
-    if b.name not in _AGR:
-        _AGR[b.name] = A.compute(b.seed_dir, null_mode=b.null_mode or "agate")
-    return _AGR[b.name]
+    """The agreement reference of a build's seeds (as loaded)."""
+    return b.derived("agreement", lambda: A.compute(b.seed_dir, null_mode=b.null_mode or "agate"))
 
 
 def _built(builds, name):
     return builds.get(BUILD_OF[name]).check()
-
-
-def _diff(name, mart, key_cols, val_cols, expected, got):
-    assert_same_rows(name, mart, expected, got, key_cols, val_cols, tol=TOL)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -332,14 +323,14 @@ def test_reference_is_unambiguous(builds, name):
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_annotator_agreement(builds, name):
     b = _built(builds, name)
-    _diff(name, "annotator_agreement", AG_KEY, A.AGREEMENT_COLUMNS[3:],
+    assert_same_rows(name, "annotator_agreement", AG_KEY, A.AGREEMENT_COLUMNS[3:],
           agr(b).marts["annotator_agreement"], b.marts["annotator_agreement"][1])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_annotator_pair_agreement(builds, name):
     b = _built(builds, name)
-    _diff(name, "annotator_pair_agreement", PAIR_KEY, A.PAIR_COLUMNS[4:],
+    assert_same_rows(name, "annotator_pair_agreement", PAIR_KEY, A.PAIR_COLUMNS[4:],
           agr(b).marts["annotator_pair_agreement"], b.marts["annotator_pair_agreement"][1])
 
 

@@ -33,10 +33,6 @@ def _built(builds, name):
     return builds.get(name).check()
 
 
-def _diff_rows(name, mart, key_cols, val_cols, expected, got):
-    assert_same_rows(name, mart, expected, got, key_cols, val_cols, tol=TOL)
-
-
 # ------------------------------------------------------------------ build health
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
@@ -77,7 +73,7 @@ def test_reference_is_unambiguous(builds, name):
 def test_retrieval_metrics(builds, name):
     b = _built(builds, name)
     cols = R.MART_COLUMNS["retrieval_metrics"]
-    _diff_rows(name, "retrieval_metrics", ["k"], cols[1:],
+    assert_same_rows(name, "retrieval_metrics", ["k"], cols[1:],
                b.reference.marts["retrieval_metrics"], b.marts["retrieval_metrics"][1])
 
 
@@ -87,7 +83,7 @@ def test_answer_metrics(builds, name, mart):
     b = _built(builds, name)
     got = b.marts[mart][1]
     assert len(got) == 1, f"[{name}] {mart} has {len(got)} rows, expected one"
-    _diff_rows(name, mart, [], R.MART_COLUMNS[mart], b.reference.marts[mart], got)
+    assert_same_rows(name, mart, [], R.MART_COLUMNS[mart], b.reference.marts[mart], got)
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
@@ -97,7 +93,7 @@ def test_metric_values(builds, name, family):
     got = [r for r in b.marts["metric_values"][1]
            if r["family"] == family and r["slice_dimension"] in ("overall", "language")]
     exp = [r for r in b.reference.marts["metric_values"] if r["family"] == family]
-    _diff_rows(name, f"metric_values[{family}]", METRIC_KEY, METRIC_VALS, exp, got)
+    assert_same_rows(name, f"metric_values[{family}]", METRIC_KEY, METRIC_VALS, exp, got)
 
 
 def _rej_key(row):

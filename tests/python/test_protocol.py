@@ -35,22 +35,9 @@ MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_qual
 
 BUILD_OF = {"sample": "sample", "generated": "agreement"}     # the conftest scenario of each
 SCENARIOS_USED = list(BUILD_OF.values())
-_PR: dict[str, P.ProtocolReference] = {}
-
-
 def protocol_ref(b) -> P.ProtocolReference:
-    """The protocol reference of a build's seeds (as loaded), computed once."""
-    if b.name not in _PR:
-        _PR[b.name] = P.compute(b.seed_dir, null_mode=b.null_mode or "agate")
-    return _PR[b.name]
-
-
-def _built(builds, name):
-    return builds.get(BUILD_OF[name]).check()
-
-
-def _diff(name, mart, key_cols, val_cols, expected, got, hint=None):
-    assert_same_rows(name, mart, expected, got, key_cols, val_cols, tol=TOL, hint=hint)
+    """The protocol reference of a build's seeds (as loaded)."""
+    return b.derived("protocol", lambda: P.compute(b.seed_dir, null_mode=b.null_mode or "agate"))
 
 
 def _values(cols, key):
@@ -61,7 +48,7 @@ def _values(cols, key):
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_build_and_columns(builds, name):
-    b = _built(builds, name)
+    b = builds.get(BUILD_OF[name]).check()
     assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
     for mart, cols in (("metric_values", R.MART_COLUMNS["metric_values"]),
                        ("labeling_protocol", P.PROTOCOL_COLUMNS),
@@ -74,7 +61,7 @@ def test_build_and_columns(builds, name):
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_reference_is_unambiguous(builds, name):
-    b = _built(builds, name)
+    b = builds.get(BUILD_OF[name]).check()
     assert protocol_ref(b).agr.ambiguities == [], protocol_ref(b).agr.ambiguities
     # the only reading the data exercises: records without a voter (cost counts them single)
     others = [n for n in protocol_ref(b).notes if "without a voter" not in n]
@@ -83,15 +70,15 @@ def test_reference_is_unambiguous(builds, name):
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_metric_values_tier_slice(builds, name):
-    b = _built(builds, name)
+    b = builds.get(BUILD_OF[name]).check()
     got = [r for r in b.marts["metric_values"][1] if r["slice_dimension"] == "tier"]
-    _diff(name, "metric_values (slice_dimension = 'tier')", P.METRIC_VALUES_KEY,
+    assert_same_rows(name, "metric_values (slice_dimension = 'tier')", P.METRIC_VALUES_KEY,
           P.METRIC_VALUES_VALUES, protocol_ref(b).marts["metric_values_tier"], got)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_labeling_protocol(builds, name):
-    b = _built(builds, name)
+    b = builds.get(BUILD_OF[name]).check()
     pr = protocol_ref(b)
     no_voter = {}
     for row in pr.marts["labeling_protocol"]:
@@ -109,28 +96,28 @@ def test_labeling_protocol(builds, name):
         return (f" ({no_voter[key]} record(s) without a voter; counting them as not "
                 f"single-annotated gives {alt:.6g})")
 
-    _diff(name, "labeling_protocol", P.PROTOCOL_KEY,
+    assert_same_rows(name, "labeling_protocol", P.PROTOCOL_KEY,
           _values(P.PROTOCOL_COLUMNS, P.PROTOCOL_KEY), pr.marts["labeling_protocol"],
-          b.marts["labeling_protocol"][1], hint)
+          b.marts["labeling_protocol"][1], hint=hint)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_labeling_drift(builds, name):
-    b = _built(builds, name)
-    _diff(name, "labeling_drift", P.DRIFT_KEY, _values(P.DRIFT_COLUMNS, P.DRIFT_KEY),
+    b = builds.get(BUILD_OF[name]).check()
+    assert_same_rows(name, "labeling_drift", P.DRIFT_KEY, _values(P.DRIFT_COLUMNS, P.DRIFT_KEY),
           protocol_ref(b).marts["labeling_drift"], b.marts["labeling_drift"][1])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_annotator_quality(builds, name):
-    b = _built(builds, name)
-    _diff(name, "annotator_quality", P.QUALITY_KEY, _values(P.QUALITY_COLUMNS, P.QUALITY_KEY),
+    b = builds.get(BUILD_OF[name]).check()
+    assert_same_rows(name, "annotator_quality", P.QUALITY_KEY, _values(P.QUALITY_COLUMNS, P.QUALITY_KEY),
           protocol_ref(b).marts["annotator_quality"], b.marts["annotator_quality"][1])
 
 
 def test_generated_scenario_covers_the_cases(builds):
     """The generated data exercises what the comparisons are meant to cover."""
-    pr = protocol_ref(_built(builds, "generated"))
+    pr = protocol_ref(builds.get(BUILD_OF["generated"]).check())
     mv = {(r["family"], r["slice_value"]) for r in pr.marts["metric_values_tier"]}
     assert mv == {(t, tier) for t in R.TASKS for tier in P.TIER_SLICES}
     protocol = pr.marts["labeling_protocol"]

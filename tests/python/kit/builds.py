@@ -196,6 +196,7 @@ class Build:
     null_mode: str | None = None
     loader_problem: str | None = None
     _ref: R.Reference | None = None
+    _derived: dict = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -215,6 +216,12 @@ class Build:
     def failed_nodes(self, kinds=("model", "seed", "snapshot")) -> list[dict]:
         return [r for r in self.node_results
                 if r["resource_type"] in kinds and r["status"] not in ("success", "pass")]
+
+    def derived(self, what: str, compute: Callable[[], object]):
+        """``compute()`` once per build and ``what`` (e.g. a reference of this build's seeds)."""
+        if what not in self._derived:
+            self._derived[what] = compute()
+        return self._derived[what]
 
     def copy(self, dst: Path) -> Path:
         """A copy of the built project (its parse cache included) and database in ``dst``: dbt run

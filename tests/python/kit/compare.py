@@ -80,6 +80,7 @@ def fail_on(problems: list[str], name: str, what: str, limit: int = 40) -> None:
                     + "\n  ".join(problems[:limit]) + more)
 
 
-def assert_same_rows(name: str, mart: str, expected: list[dict], got: list[dict], key_cols: list[str],
-                     val_cols: list[str], *, tol: float = TOL, hint: Callable | None = None) -> None:
+def assert_same_rows(name: str, mart: str, key_cols: list[str], val_cols: list[str], expected: list[dict],
+                     got: list[dict], *, tol: float = TOL, hint: Callable | None = None) -> None:
+    """Fails the calling test with every difference between the expected rows and the rows got."""
     fail_on(differences(expected, got, key_cols, val_cols, tol=tol, hint=hint), name, mart)
