@@ -129,60 +129,14 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-# --------------------------------------------------------------------------
-# Schemas (header order of the exports, as in make_sample_seeds.py)
-# --------------------------------------------------------------------------
-COLUMNS = {
-    "retrieval": [
-        "record_uuid", "annotator_id", "task", "language", "created_at", "input_query",
-        "generated_search_query", "chunk", "chunk_id", "doc_id", "chunk_rank", "can_answer",
-        "topically_relevant", "evidence_sufficient", "misleading", "notes",
-    ],
-    "grounding": [
-        "record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-        "context_set", "support_present", "unsupported_claim_present",
-        "contradicted_claim_present", "source_cited", "fabricated_source", "notes",
-    ],
-    "generation": [
-        "record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-        "proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content", "notes",
-    ],
-    "annotators": ["annotator_id", "annotator_kind", "role", "display_name"],
-    "records": ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"],
-}
-TASKS = ("retrieval", "grounding", "generation")
-LABELS = {
-    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
-    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
-                  "source_cited", "fabricated_source"],
-    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
-}
-REQUIRED = {
-    "retrieval": ["record_uuid", "annotator_id", "task", "created_at", "input_query", "chunk",
-                  "chunk_id", "chunk_rank"] + LABELS["retrieval"],
-    "grounding": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer",
-                  "context_set"] + LABELS["grounding"],
-    "generation": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer"]
-    + LABELS["generation"],
-}
+from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS  # scripts/, beside this file
+
 TEXT_COLUMNS = {
     "retrieval": ["input_query", "chunk"],
     "grounding": ["query", "answer", "context_set"],
     "generation": ["query", "answer"],
 }
 COL = {task: {c: i for i, c in enumerate(COLUMNS[task])} for task in TASKS}
-# (code, antecedent, other label, kind): implies = other must be 1, excludes = other must be 0
-CONSTRAINTS = {
-    "retrieval": [("violates:sufficient_implies_relevant", "evidence_sufficient",
-                   "topically_relevant", "implies"),
-                  ("violates:sufficient_excludes_misleading", "evidence_sufficient",
-                   "misleading", "excludes")],
-    "grounding": [("violates:contradicted_implies_unsupported", "contradicted_claim_present",
-                   "unsupported_claim_present", "implies"),
-                  ("violates:fabricated_implies_cited", "fabricated_source", "source_cited",
-                   "implies")],
-    "generation": [],
-}
 IMPLICATION_CODES = {c for cs in CONSTRAINTS.values() for c, _, _, k in cs if k == "implies"}
 
 # --------------------------------------------------------------------------

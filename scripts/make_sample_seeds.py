@@ -27,53 +27,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+from export_schema import COLUMNS, FILES, LABELS, REQUIRED, TASKS  # scripts/, beside this file
+
 SEED = 20250301
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
-# --------------------------------------------------------------------------
-# Schemas (header order of the exports)
-# --------------------------------------------------------------------------
-COLUMNS = {
-    "retrieval": [
-        "record_uuid", "annotator_id", "task", "language", "created_at", "input_query",
-        "generated_search_query", "chunk", "chunk_id", "doc_id", "chunk_rank", "can_answer",
-        "topically_relevant", "evidence_sufficient", "misleading", "notes",
-    ],
-    "grounding": [
-        "record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-        "context_set", "support_present", "unsupported_claim_present",
-        "contradicted_claim_present", "source_cited", "fabricated_source", "notes",
-    ],
-    "generation": [
-        "record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-        "proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content", "notes",
-    ],
-    "annotators": ["annotator_id", "annotator_kind", "role", "display_name"],
-    "records": ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"],
-}
-FILES = {
-    "retrieval": "retrieval_annotations.csv",
-    "grounding": "grounding_annotations.csv",
-    "generation": "generation_annotations.csv",
-    "annotators": "annotators.csv",
-    "records": "records.csv",
-}
-LABELS = {
-    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
-    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
-                  "source_cited", "fabricated_source"],
-    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
-}
-REQUIRED = {
-    "retrieval": ["record_uuid", "annotator_id", "task", "created_at", "input_query", "chunk",
-                  "chunk_id", "chunk_rank", "topically_relevant", "evidence_sufficient",
-                  "misleading"],
-    "grounding": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer",
-                  "context_set"] + LABELS["grounding"],
-    "generation": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer"]
-    + LABELS["generation"],
-}
-FAMILIES = ("retrieval", "grounding", "generation")
+FAMILIES = TASKS
 
 # --------------------------------------------------------------------------
 # Annotators

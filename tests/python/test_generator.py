@@ -35,49 +35,17 @@ from pathlib import Path
 import duckdb
 import pytest
 import reference as R
+from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS
 
 HERE = Path(__file__).resolve().parent
 
 SCRIPT = HERE.parent.parent / "scripts" / "generate_exports.py"
-TASKS = ("retrieval", "grounding", "generation")
 ARGS = ["--records", "1500", "--chunks", "4", "--annotators", "3", "--seed", "11",
         "--bad-rate", "0.05", "--dual-rate", "0.4"]
 
-# ADR 0005 columns, in the order of scripts/make_sample_seeds.py
-COLUMNS = {
-    "retrieval": ["record_uuid", "annotator_id", "task", "language", "created_at", "input_query",
-                  "generated_search_query", "chunk", "chunk_id", "doc_id", "chunk_rank",
-                  "can_answer", "topically_relevant", "evidence_sufficient", "misleading", "notes"],
-    "grounding": ["record_uuid", "annotator_id", "task", "language", "created_at", "query",
-                  "answer", "context_set", "support_present", "unsupported_claim_present",
-                  "contradicted_claim_present", "source_cited", "fabricated_source", "notes"],
-    "generation": ["record_uuid", "annotator_id", "task", "language", "created_at", "query",
-                   "answer", "proper_action", "response_on_topic", "helpful", "incomplete",
-                   "unsafe_content", "notes"],
-}
-LABELS = {
-    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
-    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
-                  "source_cited", "fabricated_source"],
-    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
-}
-REQUIRED = {
-    "retrieval": ["record_uuid", "annotator_id", "task", "created_at", "input_query", "chunk",
-                  "chunk_id", "chunk_rank"] + LABELS["retrieval"],
-    "grounding": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer",
-                  "context_set"] + LABELS["grounding"],
-    "generation": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer"]
-    + LABELS["generation"],
-}
-# Constraint codes of docs/rules.md (Reason codes): (code, antecedent, other label, value of the other that violates)
-VIOLATIONS = {
-    "retrieval": [("violates:sufficient_implies_relevant", "evidence_sufficient", "topically_relevant", 0),
-                  ("violates:sufficient_excludes_misleading", "evidence_sufficient", "misleading", 1)],
-    "grounding": [("violates:contradicted_implies_unsupported", "contradicted_claim_present",
-                   "unsupported_claim_present", 0),
-                  ("violates:fabricated_implies_cited", "fabricated_source", "source_cited", 0)],
-    "generation": [],
-}
+# (code, antecedent, other label, value of the other that violates) of each constraint
+VIOLATIONS = {task: [(code, a, b, 0 if kind == "implies" else 1) for code, a, b, kind in CONSTRAINTS[task]]
+              for task in TASKS}
 STATUS_LEVEL = {"conflicting_duplicate", "rank_conflict"}
 
 

@@ -48,22 +48,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import reference as R
+from export_schema import FILES, LABELS
 from kit.builds import PROJECT, PUBLIC_MARTS, prepare_project, read_run_results, run_dbt
 
 GENERATOR = PROJECT / "scripts" / "generate_exports.py"
-SEED_NAMES = {
-    "retrieval": "retrieval_annotations.csv",
-    "grounding": "grounding_annotations.csv",
-    "generation": "generation_annotations.csv",
-    "annotators": "annotators.csv",
-    "records": "records.csv",
-}
-LABELS = {
-    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
-    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present", "source_cited",
-                  "fabricated_source"],
-    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
-}
+SEED_NAMES = FILES
 QUARANTINE_KEY = "task, record_uuid, annotator_id, chunk_id, reasons"
 
 
