@@ -41,7 +41,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from kit.builds import EDGE, PROJECT, SEED_FILES, prepare_project, read_run_results
+from kit.builds import PROJECT, SEED_FILES, data_set, prepare_project, read_run_results, scenario
 
 HERE = Path(__file__).resolve().parent
 
@@ -196,6 +196,7 @@ def public_marts(project: Path) -> list[str]:
     return marts + seeds
 
 
+@data_set("engines_generated")
 def generated_seeds(tmp: Path) -> Path:
     out = tmp / "export"
     subprocess.run([sys.executable, str(GENERATOR), "--records", "160", "--annotators", "3", "--chunks", "5",
@@ -208,29 +209,16 @@ def generated_seeds(tmp: Path) -> Path:
     return seeds
 
 
-def seed_dir(data_set: str, tmp_factory) -> Path | None:
-    if data_set == "sample":
-        return None
-    if data_set in ("edge", "edge_repair"):
-        return EDGE
-    if data_set == "generated":
-        return generated_seeds(tmp_factory.mktemp("generated"))
-    raise ValueError(data_set)
-
-
-def agate_seed_loader(project: Path) -> None:
-    """Make dbt-duckdb load the seeds of a project copy through agate, as the other adapters do."""
-    path = project / "dbt_project.yml"
-    text = path.read_text()
-    anchor = "seeds:\n  ragmart:\n"
-    assert anchor in text, f"no '{anchor}' in {path}"
-    path.write_text(text.replace(anchor, anchor + "    +fast: false\n"))
+DATA = {"sample": "sample", "edge": "edge", "edge_repair": "edge", "generated": "engines_generated"}
+# The DuckDB build each engine is compared with: every data and unit test, seeds through agate.
+for _name, _data in DATA.items():
+    scenario(f"duckdb_agate_{_name}", _data, VARS.get(_name), tests=True, agate_seeds=True)
+SCENARIOS_USED = [f"duckdb_agate_{d}" for d in dict.fromkeys(d for e in ENGINES if e in DATA_SETS for d in DATA_SETS[e])
+                  if not ONLY_DATA_SETS or d in ONLY_DATA_SETS]
 
 
 def run_build(engine: str, data_set: str, seeds: Path | None, tmp: Path, env: dict) -> tuple[Path, float, str | None]:
     project = prepare_project(tmp, seeds)
-    if engine == "duckdb":
-        agate_seed_loader(project)
     args = ["build", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"), "--target", engine]
     if data_set in VARS:
         args += ["--vars", json.dumps(VARS[data_set])]
@@ -338,25 +326,16 @@ class Reference:
 
 
 @pytest.fixture(scope="module")
-def references(tmp_path_factory):
-    """The DuckDB build of each data set, with seeds loaded through agate (agate_seed_loader)."""
-    cache: dict[str, tuple[Reference, Path | None]] = {}
-
+def references(builds):
+    """The DuckDB build of each data set (the session's ``duckdb_agate_<data set>`` scenario) and its seeds."""
     def get(data_set: str) -> tuple[Reference, Path | None]:
-        if data_set in cache:
-            return cache[data_set]
-        seeds = seed_dir(data_set, tmp_path_factory)
-        tmp = tmp_path_factory.mktemp(f"duckdb_{data_set}")
-        db_path = tmp / "ragmart.duckdb"
-        env = dict(os.environ, RAGMART_DUCKDB_PATH=str(db_path))
-        project, _, error = run_build("duckdb", data_set, seeds, tmp, env)
-        assert error is None, error
-        marts = public_marts(project)
+        build = builds.get(f"duckdb_agate_{data_set}")
+        assert build.error is None, build.error
+        marts = public_marts(build.project)
         assert len(marts) >= 15, f"expected the project's public marts and seeds, found {marts}"
-        reference = Reference(project, statuses_of(project), read_duckdb(db_path, marts))
+        reference = Reference(build.project, statuses_of(build.project), read_duckdb(build.db_path, marts))
         assert sum(len(rows) for _, rows in reference.marts.values()) > 0, "the DuckDB marts are empty"
-        cache[data_set] = (reference, seeds)
-        return cache[data_set]
+        return reference, builds.data_dir(DATA[data_set])
 
     return get
 

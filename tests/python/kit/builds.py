@@ -78,6 +78,16 @@ def prepare_project(dst: Path, seed_dir: Path | None) -> Path:
     return proj
 
 
+def agate_seed_loader(project: Path) -> None:
+    """Make dbt-duckdb load the seeds of a project copy through agate, as the other adapters do
+    (a blank or ``null`` cell becomes null; dbt-duckdb's fast loader keeps it as text)."""
+    path = project / "dbt_project.yml"
+    text = path.read_text()
+    anchor = "seeds:\n  ragmart:\n"
+    assert anchor in text, f"no '{anchor}' in {path}"
+    path.write_text(text.replace(anchor, anchor + "    +fast: false\n"))
+
+
 def dbt_command() -> list[str]:
     dbt = Path(sys.executable).parent / "dbt"
     return [str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]
@@ -151,6 +161,7 @@ class Scenario:
     tz: str | None = None
     tests: bool = False                    # run the data and unit tests too
     ref_kwargs: tuple = ()                 # keyword arguments of reference.compute
+    agate_seeds: bool = False              # load the seeds through agate, as dbt-postgres and dbt-spark do
 
     @property
     def vars_dict(self) -> dict:
@@ -158,10 +169,10 @@ class Scenario:
 
 
 def scenario(name: str, data: str, vars: dict | None = None, *, tz: str | None = None,
-             tests: bool = False, ref_kwargs: dict | None = None) -> Scenario:
+             tests: bool = False, ref_kwargs: dict | None = None, agate_seeds: bool = False) -> Scenario:
     def frozen(d):
         return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (d or {}).items()))
-    sc = Scenario(name, data, frozen(vars), tz, tests, frozen(ref_kwargs))
+    sc = Scenario(name, data, frozen(vars), tz, tests, frozen(ref_kwargs), agate_seeds)
     if SCENARIOS.setdefault(name, sc) != sc:
         raise ValueError(f"scenario {name} is defined twice, differently")
     return sc
@@ -369,6 +380,8 @@ class BuildPool:
             shutil.rmtree(tmp, ignore_errors=True)
             tmp.mkdir()
             prepare_project(tmp, self.data_dir(sc.data))
+            if sc.agate_seeds:
+                agate_seed_loader(proj)
             args = ["build"] + (["--vars", json.dumps(sc.vars_dict)] if sc.vars else []) + \
                 ([] if sc.tests else NO_TESTS)
             env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
