@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -382,6 +383,11 @@ class BuildPool:
             prepare_project(tmp, self.data_dir(sc.data))
             if sc.agate_seeds:
                 agate_seed_loader(proj)
+            # dbt re-parses only what differs (the seeds) from a build with the same vars and project
+            parse_cache = self.root / f"parse-{hashlib.sha256(repr((sc.vars, sc.agate_seeds)).encode()).hexdigest()[:16]}.msgpack"
+            if parse_cache.exists():
+                (proj / "target").mkdir(exist_ok=True)
+                shutil.copyfile(parse_cache, proj / "target" / "partial_parse.msgpack")
             args = ["build"] + (["--vars", json.dumps(sc.vars_dict)] if sc.vars else []) + \
                 ([] if sc.tests else NO_TESTS)
             env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
@@ -393,6 +399,11 @@ class BuildPool:
             except subprocess.TimeoutExpired:
                 build.error = f"dbt build did not end within {BUILD_TIMEOUT} s (log {tmp / 'dbt.log'})"
             build.seconds = time.time() - started
+            parsed = proj / "target" / "partial_parse.msgpack"
+            if build.error is None and parsed.exists() and not parse_cache.exists():
+                part = parse_cache.with_name(f"{parse_cache.name}.{os.getpid()}-{threading.get_ident()}")
+                shutil.copyfile(parsed, part)
+                os.replace(part, parse_cache)
             marker.write_text(json.dumps({"error": build.error, "seconds": build.seconds}))
         build.node_results = read_run_results(proj)
         if not build.db_path.exists():
