@@ -15,6 +15,9 @@ tests are collected with those that the collected modules name in ``SCENARIOS_US
                    perfect labels, every routing rule (models only);
 * ``judges``       judge_reference.generate_judges_scenario() with its vars (models only);
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
+
+A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
+test_engines.py: the DuckDB builds, seeds loaded through agate, that the engines are compared with).
 """
 
 from __future__ import annotations
