@@ -28,9 +28,9 @@ final as (
 
     select
         unit_consensus.*,
-        coalesce(record_languages.language, 'unknown') as language,
         record_runs.run_id,
-        record_runs.pairing_key
+        record_runs.pairing_key,
+        coalesce(record_languages.language, 'unknown') as language
 
     from unit_consensus
     left join record_languages

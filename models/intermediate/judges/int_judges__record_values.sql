@@ -85,8 +85,8 @@ retrieval_resolved as (
 
     select
         retrieval_scored.*,
-        coalesce(record_languages.language, 'unknown') as language,
-        record_runs.run_id
+        record_runs.run_id,
+        coalesce(record_languages.language, 'unknown') as language
 
     from retrieval_scored
     left join record_languages
@@ -111,8 +111,8 @@ retrieval_resolved as (
 
     select
         {{ task }}_units.*,
-        coalesce(record_languages.language, 'unknown') as language,
-        record_runs.run_id
+        record_runs.run_id,
+        coalesce(record_languages.language, 'unknown') as language
 
     from {{ task }}_units
     left join record_languages

@@ -42,9 +42,9 @@ final as (
         records.record_uuid,
         records.n_judged_chunks,
         records.is_resolved,
-        coalesce(record_languages.language, 'unknown') as language,
         record_runs.run_id,
-        record_runs.pairing_key
+        record_runs.pairing_key,
+        coalesce(record_languages.language, 'unknown') as language
 
     from records
     left join record_languages
