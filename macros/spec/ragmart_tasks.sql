@@ -58,6 +58,8 @@
             {'name': 'model_uncertainty', 'required': false},
             {'name': 'is_adversarial', 'required': false},
             {'name': 'tier', 'required': false},
+            {'name': 'run_id', 'required': false},
+            {'name': 'query_id', 'required': false},
         ]) }}
     {%- endif -%}
     {%- set spec = ragmart_task_spec(task) -%}

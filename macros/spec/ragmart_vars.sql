@@ -100,3 +100,19 @@
     {{ exceptions.raise_compiler_error(
         "ragmart: var 'require_annotators' must be true or false, got " ~ value) }}
 {%- endmacro %}
+
+{#-
+    The var default_run_id (the run of a record without a run_id), checked: a non-empty text
+    (trimmed; a number is read as its text). Returns it as a SQL string literal.
+-#}
+{% macro ragmart_default_run_id() -%}
+    {%- set value = var('default_run_id', 'default') -%}
+    {%- set text = '' if value is none or value is boolean or value is mapping
+        or (value is iterable and value is not string) else (value | string | trim) -%}
+    {%- if text == '' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'default_run_id' must be a non-empty text (the run of records without a run_id), got '"
+            ~ value ~ "'") }}
+    {%- endif -%}
+    {{ return("'" ~ (text | replace("'", "''")) ~ "'") }}
+{%- endmacro %}

@@ -1,4 +1,4 @@
-{#- Generation metrics of ADR 0002, one row. -#}
+{#- Generation metrics of ADR 0002, one row per evaluation run. -#}
 with
 
 summary as (
@@ -14,32 +14,47 @@ records as (
 
 ),
 
+runs as (
+
+    select * from {{ ref('int_metrics__runs') }}
+
+),
+
 record_counts as (
 
     select
-        coalesce(sum(case when is_resolved then 1 else 0 end), 0) as n_answers,
-        coalesce(sum(case when is_resolved then 0 else 1 end), 0) as n_pending_adjudication
+        runs.run_id,
+        count(case when records.is_resolved then 1 end) as n_answers,
+        count(case when not records.is_resolved then 1 end) as n_pending_adjudication
 
-    from records
+    from runs
+    left join records
+        on runs.run_id = records.run_id
+    group by runs.run_id
 
 ),
 
 pivoted as (
 
     select
-        max(case when metric = 'proper_action_rate' then value end) as proper_action_rate,
-        max(case when metric = 'on_topic_rate' then value end) as on_topic_rate,
-        max(case when metric = 'helpfulness_rate' then value end) as helpfulness_rate,
-        max(case when metric = 'incompleteness_rate' then value end) as incompleteness_rate,
-        max(case when metric = 'unsafe_content_rate' then value end) as unsafe_content_rate
+        runs.run_id,
+        max(case when summary.metric = 'proper_action_rate' then summary.value end) as proper_action_rate,
+        max(case when summary.metric = 'on_topic_rate' then summary.value end) as on_topic_rate,
+        max(case when summary.metric = 'helpfulness_rate' then summary.value end) as helpfulness_rate,
+        max(case when summary.metric = 'incompleteness_rate' then summary.value end) as incompleteness_rate,
+        max(case when summary.metric = 'unsafe_content_rate' then summary.value end) as unsafe_content_rate
 
-    from summary
+    from runs
+    left join summary
+        on runs.run_id = summary.run_id
+    group by runs.run_id
 
 ),
 
 final as (
 
     select
+        cast(record_counts.run_id as {{ dbt.type_string() }}) as run_id,
         cast(record_counts.n_answers as {{ dbt.type_bigint() }}) as n_answers,
         cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
         cast(pivoted.proper_action_rate as {{ ragmart_type_double() }}) as proper_action_rate,
@@ -49,7 +64,8 @@ final as (
         cast(pivoted.unsafe_content_rate as {{ ragmart_type_double() }}) as unsafe_content_rate
 
     from record_counts
-    cross join pivoted
+    inner join pivoted
+        on record_counts.run_id = pivoted.run_id
 
 )
 

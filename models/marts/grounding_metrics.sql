@@ -1,4 +1,4 @@
-{#- Grounding metrics of ADR 0002, one row. -#}
+{#- Grounding metrics of ADR 0002, one row per evaluation run. -#}
 with
 
 summary as (
@@ -14,33 +14,48 @@ records as (
 
 ),
 
+runs as (
+
+    select * from {{ ref('int_metrics__runs') }}
+
+),
+
 record_counts as (
 
     select
-        coalesce(sum(case when is_resolved then 1 else 0 end), 0) as n_answers,
-        coalesce(sum(case when is_resolved then 0 else 1 end), 0) as n_pending_adjudication
+        runs.run_id,
+        count(case when records.is_resolved then 1 end) as n_answers,
+        count(case when not records.is_resolved then 1 end) as n_pending_adjudication
 
-    from records
+    from runs
+    left join records
+        on runs.run_id = records.run_id
+    group by runs.run_id
 
 ),
 
 pivoted as (
 
     select
-        max(case when metric = 'grounding_presence_rate' then value end) as grounding_presence_rate,
-        max(case when metric = 'unsupported_claim_rate' then value end) as unsupported_claim_rate,
-        max(case when metric = 'contradiction_rate' then value end) as contradiction_rate,
-        max(case when metric = 'citation_presence_rate' then value end) as citation_presence_rate,
-        max(case when metric = 'conditional_fabrication_rate' then n_units end) as n_cited_answers,
-        max(case when metric = 'conditional_fabrication_rate' then value end) as conditional_fabrication_rate
+        runs.run_id,
+        max(case when summary.metric = 'grounding_presence_rate' then summary.value end) as grounding_presence_rate,
+        max(case when summary.metric = 'unsupported_claim_rate' then summary.value end) as unsupported_claim_rate,
+        max(case when summary.metric = 'contradiction_rate' then summary.value end) as contradiction_rate,
+        max(case when summary.metric = 'citation_presence_rate' then summary.value end) as citation_presence_rate,
+        max(case when summary.metric = 'conditional_fabrication_rate' then summary.n_units end) as n_cited_answers,
+        max(case when summary.metric = 'conditional_fabrication_rate' then summary.value end) as conditional_fabrication_rate
 
-    from summary
+    from runs
+    left join summary
+        on runs.run_id = summary.run_id
+    group by runs.run_id
 
 ),
 
 final as (
 
     select
+        cast(record_counts.run_id as {{ dbt.type_string() }}) as run_id,
         cast(record_counts.n_answers as {{ dbt.type_bigint() }}) as n_answers,
         cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
         cast(pivoted.grounding_presence_rate as {{ ragmart_type_double() }}) as grounding_presence_rate,
@@ -51,7 +66,8 @@ final as (
         cast(pivoted.conditional_fabrication_rate as {{ ragmart_type_double() }}) as conditional_fabrication_rate
 
     from record_counts
-    cross join pivoted
+    inner join pivoted
+        on record_counts.run_id = pivoted.run_id
 
 )
 

@@ -1,6 +1,6 @@
 {#-
-    How far each judge would move each metric: every metric of metric_values computed from the
-    judge's own labels on the records it can be compared on, beside the human value of the same
+    How far each judge would move each metric, per evaluation run: every metric of metric_values
+    computed from the judge's own labels on the run's records it can be compared on, beside the human value of the same
     records and the difference (int_judges__metric_values).
 -#}
 with
@@ -14,6 +14,7 @@ metric_values as (
 final as (
 
     select
+        cast(run_id as {{ dbt.type_string() }}) as run_id,
         cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
         cast(annotator_kind as {{ dbt.type_string() }}) as annotator_kind,
         cast(family as {{ dbt.type_string() }}) as family,

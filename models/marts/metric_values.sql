@@ -1,5 +1,5 @@
 {#-
-    Every metric in long form for BI tools: per family, metric, K and slice, with its 95 % interval;
+    Every metric in long form for BI tools: per evaluation run, family, metric, K and slice, with its 95 % interval;
     the human consensus's slices and the judges' value of the label_source slice.
 -#}
 with
@@ -29,6 +29,7 @@ summary as (
 final as (
 
     select
+        cast(run_id as {{ dbt.type_string() }}) as run_id,
         cast(family as {{ dbt.type_string() }}) as family,
         cast(metric as {{ dbt.type_string() }}) as metric,
         cast(k as {{ dbt.type_int() }}) as k,

@@ -1,4 +1,4 @@
-{#- Retrieval metrics of ADR 0002, one row per K of the var retrieval_k_values. -#}
+{#- Retrieval metrics of ADR 0002, one row per evaluation run and K of the var retrieval_k_values. -#}
 with
 
 summary as (
@@ -14,6 +14,12 @@ records as (
 
 ),
 
+runs as (
+
+    select * from {{ ref('int_metrics__runs') }}
+
+),
+
 k_values as (
 
     {{ ragmart_k_values_relation() }}
@@ -23,16 +29,21 @@ k_values as (
 record_counts as (
 
     select
-        coalesce(sum(case when is_resolved then 1 else 0 end), 0) as n_queries,
-        coalesce(sum(case when is_resolved then 0 else 1 end), 0) as n_pending_adjudication
+        runs.run_id,
+        count(case when records.is_resolved then 1 end) as n_queries,
+        count(case when not records.is_resolved then 1 end) as n_pending_adjudication
 
-    from records
+    from runs
+    left join records
+        on runs.run_id = records.run_id
+    group by runs.run_id
 
 ),
 
 pivoted as (
 
     select
+        runs.run_id,
         k_values.k,
         max(case when summary.metric = 'topical_precision' then summary.value end) as topical_precision_at_k,
         max(case when summary.metric = 'sufficiency_hit' then summary.value end) as sufficiency_hit_at_k,
@@ -42,16 +53,20 @@ pivoted as (
         max(case when summary.metric = 'mrr' then summary.value end) as mrr_at_k,
         max(case when summary.metric = 'ndcg' then summary.value end) as ndcg_at_k
 
-    from k_values
+    from runs
+    cross join k_values
     left join summary
-        on k_values.k = summary.k
-    group by k_values.k
+        on
+            runs.run_id = summary.run_id
+            and k_values.k = summary.k
+    group by runs.run_id, k_values.k
 
 ),
 
 final as (
 
     select
+        cast(pivoted.run_id as {{ dbt.type_string() }}) as run_id,
         cast(pivoted.k as {{ dbt.type_int() }}) as k,
         cast(record_counts.n_queries as {{ dbt.type_bigint() }}) as n_queries,
         cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
@@ -63,7 +78,8 @@ final as (
         cast(pivoted.ndcg_at_k as {{ ragmart_type_double() }}) as ndcg_at_k
 
     from pivoted
-    cross join record_counts
+    inner join record_counts
+        on pivoted.run_id = record_counts.run_id
 
 )
 

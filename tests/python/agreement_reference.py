@@ -69,6 +69,8 @@ import reference as R
 
 TIERS = ("all", "tier_a", "tier_b")
 RECORD_COLS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"]
+# the optional columns of the evaluation runs (docs/rules.md, Runs); rows that differ in them conflict too
+RUN_COLS = ["run_id", "query_id"]
 DEFAULT_GOLD_TASK_TYPES = ("factual_qa", "rag_synthesis")
 DEFAULT_THRESHOLD = "0.65"
 DEFAULT_ALPHA_TARGET = 0.75
@@ -125,6 +127,9 @@ def check_records_row(raw: dict) -> tuple[list[str], dict, list[str]]:
     if t not in ("", "tier_a", "tier_b"):
         reasons.append("invalid_tier")
     parsed["tier"] = t or None
+    for column in RUN_COLS:
+        value = raw.get(column)
+        parsed[column] = None if R.is_blank(value) else value.strip()
     return reasons, parsed, notes
 
 
@@ -150,9 +155,9 @@ def load_records(seed_dir: Path, null_mode: str):
         if R.is_blank(raw.get("record_uuid")):
             rejected.append((line, raw, reasons))
     for rid, items in by_id.items():
-        distinct = {tuple(raw.get(c) for c in RECORD_COLS) for _, raw, _, _ in items}
+        distinct = {tuple(raw.get(c) for c in RECORD_COLS + RUN_COLS) for _, raw, _, _ in items}
         if len(distinct) > 1:
-            norm = {tuple(p.get(c) for c in RECORD_COLS[1:]) for *_, p in items}
+            norm = {tuple(p.get(c) for c in RECORD_COLS[1:] + RUN_COLS) for *_, p in items}
             if len(norm) == 1 and not any(r for _, _, r, _ in items):
                 ambiguities.append(f"records {rid!r}: rows differ only in spelling {distinct}")
             for line, raw, reasons, _ in items:
@@ -460,7 +465,10 @@ def generate_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
     tier_a in another when it is absent from records.csv).  Rows go through
     ``generate.Gen.emit`` (older submissions, same-instant duplicates, bad cells), so the
     accepted votes are a subset of what was drawn; the perfect-agreement labels are drawn
-    without noise, so every accepted vote equals the unit's truth."""
+    without noise, so every accepted vote equals the unit's truth.  records.csv also puts
+    about two records in three of its rows into the evaluation runs ``v1`` and ``v2`` (by the
+    record id, so that duplicates agree; the others, and the records without a row, are in the
+    default run), so that the per-run marts are compared over several runs."""
     import generate as G
 
     out = Path(out_dir)
@@ -566,10 +574,17 @@ def generate_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
     r.shuffle(rec_rows)
     with open(out / "records.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
-        w.writerow(RECORD_COLS + ["notes"])
+        w.writerow(RECORD_COLS + ["run_id", "notes"])
         for row in rec_rows:
-            w.writerow(list(row) + [r.choice(["", "from routing export"])])
+            w.writerow(list(row) + [_run_of(row[0]), r.choice(["", "from routing export"])])
     return out
+
+
+def _run_of(record_uuid: str) -> str:
+    """The run of a generated record: v1, v2 or empty (the default run), from its id."""
+    if not record_uuid.strip() or record_uuid == "rec-not-annotated":
+        return ""
+    return ["", "v1", "v2"][sum(map(ord, record_uuid)) % 3]
 
 
 if __name__ == "__main__":  # pragma: no cover - manual inspection helper

@@ -6,7 +6,10 @@ adjudications, LLM/CODE judge rows, an annotator missing from annotators.csv, ti
 mixed formats and offsets, older submissions (superseded), same-instant duplicates (agreeing
 and conflicting), rank conflicts, and a few percent of bad cells (missing, invalid booleans
 including the literal ``null``, invalid ranks, timestamps, languages, wrong task, constraint
-violations).
+violations).  records.csv puts the records in evaluation runs: ``v1``, ``v2`` (also padded
+with spaces), an empty run_id (the default run) or no records row at all (default run), some
+with a query_id; plus records rows that are rejected (no record_uuid; two rows of one record
+with different runs) or name a record of no export (its run must not appear).
 
 The generator avoids the situations the contract leaves open (see reference.ambiguities):
 duplicated rows never carry unparseable labels, and agreeing duplicates copy rank and
@@ -307,6 +310,29 @@ def _write(path: Path, cols: list[str], rows: list[dict]) -> None:
             w.writerow({c: r.get(c, "") for c in cols})
 
 
+RECORDS_COLS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier", "run_id",
+                "query_id"]
+
+
+def records_rows(record_ids: list[str], seed: int) -> list[dict]:
+    """The records.csv rows: runs and query ids for part of the records, and a few bad rows."""
+    r = random.Random(seed)
+    rows = []
+    for rec in record_ids:
+        if r.random() < 0.25:
+            continue                                    # no records row: default run
+        row = {"record_uuid": rec, "run_id": r.choice(["v1", "v1", "v2", "v2", " v2 ", ""])}
+        if r.random() < 0.2:
+            row["query_id"] = f"q-{r.randint(0, 40)}"
+        rows.append(row)
+    rows.append({"record_uuid": record_ids[3], "run_id": "v1"})          # a second row, other run:
+    rows.append({"record_uuid": record_ids[3], "run_id": "v2"})          # both conflicting_duplicate
+    rows.append({"record_uuid": "", "run_id": "v3", "query_id": "q-0"})  # missing:record_uuid
+    rows.append({"record_uuid": "not-exported", "run_id": "v9"})          # no record: no run v9
+    rows.append(dict(rows[0]))                                            # agreeing duplicate: kept once
+    return rows
+
+
 def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding: int = 250,
              n_generation: int = 250) -> Path:
     out = Path(out_dir)
@@ -321,6 +347,9 @@ def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
         w.writerows(ANNOTATORS)
+    record_ids = ([f"ret-{i:04d}" for i in range(n_retrieval)] + [f"grd-{i:04d}" for i in range(n_grounding)]
+                  + [f"gen-{i:04d}" for i in range(n_generation)])
+    _write(out / "records.csv", RECORDS_COLS, records_rows(record_ids, seed + 1))
     return out
 
 

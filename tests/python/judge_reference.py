@@ -89,13 +89,13 @@ WEIGHTS_VALUES = ["annotator_kind", "n_gold_units", "n_gold_labels", "gold_kappa
                   "min_kappa", "is_within_bounds"]
 WEIGHTS_COLUMNS = WEIGHTS_KEY + WEIGHTS_VALUES
 
-JMV_KEY = ["annotator_id", "family", "metric", "k"]
+JMV_KEY = ["run_id", "annotator_id", "family", "metric", "k"]
 JMV_VALUES = ["annotator_kind", "n_records", "judge_value", "judge_n_units", "judge_ci_lower",
               "judge_ci_upper", "human_value", "human_n_units", "human_ci_lower",
               "human_ci_upper", "difference"]
 JMV_COLUMNS = JMV_KEY + JMV_VALUES
 
-MV_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
+MV_KEY = ["run_id", "family", "metric", "k", "slice_dimension", "slice_value"]
 MV_VALUES = ["value", "n_units", "ci_lower", "ci_upper"]
 
 
@@ -359,7 +359,8 @@ def _weighted_vote(jr: JudgeReference) -> None:
             rec = recs.setdefault(unit[0], {"units": [], "resolved": True})
             rec["units"].append(info)
             rec["resolved"] = rec["resolved"] and info["resolved"]
-        for rec in recs.values():
+        for rec_id, rec in recs.items():
+            rec["run_id"] = jr.ref.record_runs[task][rec_id]["run_id"]
             if not rec["resolved"]:
                 continue
             if task == "retrieval":
@@ -374,12 +375,12 @@ def _label_source_rows(jr: JudgeReference) -> None:
     """metric_values rows with slice_dimension ``label_source``."""
     out = []
     for task in R.TASKS:
-        human = [r for r in jr.ref.records[task].values() if r["resolved"]]
-        if human:
-            out += R.slice_metric_values(task, "label_source", "human", human, jr.k_values)
-        judged = [r for r in jr.estimated[task].values() if r["resolved"]]
-        if judged:
-            out += R.slice_metric_values(task, "label_source", "judges", judged, jr.k_values)
+        human = R.by_run(r for r in jr.ref.records[task].values() if r["resolved"])
+        for run_id, records in sorted(human.items()):
+            out += R.slice_metric_values(task, "label_source", "human", records, jr.k_values, run_id)
+        judged = R.by_run(r for r in jr.estimated[task].values() if r["resolved"])
+        for run_id, records in sorted(judged.items()):
+            out += R.slice_metric_values(task, "label_source", "judges", records, jr.k_values, run_id)
     jr.label_source_rows = out
 
 
@@ -399,7 +400,7 @@ def _judge_metric_values(jr: JudgeReference) -> None:
     out = []
     for task in R.TASKS:
         for judge, by_unit in sorted(jr.judge_rows[task].items()):
-            judged, human, ids = [], [], []
+            judged, human, ids, runs = [], [], [], []
             for rec_id, rec in sorted(jr.ref.records[task].items()):
                 if not rec["resolved"]:
                     continue
@@ -408,6 +409,7 @@ def _judge_metric_values(jr: JudgeReference) -> None:
                 if not all(k in by_unit for k in keys):
                     continue
                 ids.append(rec_id)
+                runs.append(rec["run_id"])
                 human.append(rec)
                 if task == "retrieval":
                     units = [{"labels": by_unit[k].labels, "rank": u["rank"]}
@@ -420,17 +422,28 @@ def _judge_metric_values(jr: JudgeReference) -> None:
             if not ids:
                 continue
             jr.compared[(judge, task)] = ids
-            jv = _record_values(task, judged, jr.k_values)
-            hv = _record_values(task, human, jr.k_values)
-            for (metric, k), (v, n, lo, hi) in jv.items():
-                hv_, hn, hlo, hhi = hv[(metric, k)]
-                out.append({"annotator_id": judge, "family": task, "metric": metric, "k": k,
-                            "annotator_kind": jr.judges[judge][0], "n_records": len(ids),
-                            "judge_value": v, "judge_n_units": n, "judge_ci_lower": lo,
-                            "judge_ci_upper": hi, "human_value": hv_, "human_n_units": hn,
-                            "human_ci_lower": hlo, "human_ci_upper": hhi,
-                            "difference": None if v is None or hv_ is None else v - hv_})
+            for run_id in sorted(set(runs)):
+                in_run = [i for i, run in enumerate(runs) if run == run_id]
+                out += _judge_run_rows(jr, judge, task, run_id, [judged[i] for i in in_run],
+                                       [human[i] for i in in_run])
     jr.judge_metric_rows = out
+
+
+def _judge_run_rows(jr: JudgeReference, judge: str, task: str, run_id: str, judged: list[dict],
+                    human: list[dict]) -> list[dict]:
+    """The judge_metric_values rows of one judge, family and run (its compared records there)."""
+    out = []
+    jv = _record_values(task, judged, jr.k_values)
+    hv = _record_values(task, human, jr.k_values)
+    for (metric, k), (v, n, lo, hi) in jv.items():
+        hv_, hn, hlo, hhi = hv[(metric, k)]
+        out.append({"run_id": run_id, "annotator_id": judge, "family": task, "metric": metric, "k": k,
+                    "annotator_kind": jr.judges[judge][0], "n_records": len(judged),
+                    "judge_value": v, "judge_n_units": n, "judge_ci_lower": lo,
+                    "judge_ci_upper": hi, "human_value": hv_, "human_n_units": hn,
+                    "human_ci_lower": hlo, "human_ci_upper": hhi,
+                    "difference": None if v is None or hv_ is None else v - hv_})
+    return out
 
 
 # --------------------------------------------------------------------------- generated scenario
@@ -774,7 +787,8 @@ def generate_judges_scenario(out_dir, seed: int = 11) -> Path:
     with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
     with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, lineterminator="\n").writerows([row + ("",) for row in
+        # run_id and notes empty: the hand-made records are in the default run
+        csv.writer(fh, lineterminator="\n").writerows([row + ("", "") for row in
                                                        HAND_RECORDS + VOTE_RECORDS])
     return out
 

@@ -58,7 +58,7 @@ DEFAULTS = {
     "agreement_alpha_target": "0.75",
 }
 
-METRIC_VALUES_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
+METRIC_VALUES_KEY = ["run_id", "family", "metric", "k", "slice_dimension", "slice_value"]
 METRIC_VALUES_VALUES = ["value", "n_units", "ci_lower", "ci_upper"]
 PROTOCOL_KEY = ["task", "tier"]
 PROTOCOL_COLUMNS = ["task", "tier", "n_records", "share_of_records", "target_share_of_records",
@@ -136,10 +136,11 @@ def tier_metric_values(ref: R.Reference, agr: A.AgreementReference) -> list[dict
     k_values = ref.params["k_values"]
     for task in R.TASKS:
         resolved = [(rid, rec) for rid, rec in ref.records[task].items() if rec["resolved"]]
-        for tier in TIER_SLICES:
-            srecs = [rec for rid, rec in resolved if agr.tiers[task][rid] == tier]
-            if srecs:
-                out += R.slice_metric_values(task, "tier", tier, srecs, k_values)
+        for run_id in ref.runs:
+            for tier in TIER_SLICES:
+                srecs = [rec for rid, rec in resolved if agr.tiers[task][rid] == tier and rec["run_id"] == run_id]
+                if srecs:
+                    out += R.slice_metric_values(task, "tier", tier, srecs, k_values, run_id)
     return out
 
 

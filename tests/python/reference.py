@@ -53,6 +53,12 @@ Decisions taken where docs/rules.md is silent
 * A retrieval unit's rank is the (unique, thanks to step 5) rank of its accepted rows.
 * A record's language per family: the one distinct non-empty (trimmed) ``language`` of its
   accepted rows (all annotator kinds) in that family, else ``unknown``.
+* Runs (docs/rules.md, Runs): a record's run is the trimmed ``run_id`` of its valid row in
+  ``records.csv`` (rows checked by ``agreement_reference.load_records``; a rejected row is
+  absent), else ``default_run_id``; its pairing key per family the trimmed ``query_id``, else
+  the smallest (code point order = UTF-8 byte order) trimmed query of its accepted rows in the
+  family.  The metric marts have a row set per run: every run of a record with an accepted row
+  in any family; with none at all, the default run alone.
 * Wide marts with no resolved record give null measures (the rows still exist: one per K,
   one row for grounding/generation); ``metric_values`` has no row for a slice without a
   resolved record.  ``conditional_fabrication_rate`` in a slice with resolved records but
@@ -146,18 +152,20 @@ WILSON_METRICS = ({"sufficiency_hit", "conditional_fabrication_rate"}
 # retrieval measures that are 0 or 1 per record at K = 1 only (one chunk, denominator 1)
 WILSON_AT_K1_METRICS = {"topical_precision", "sufficiency_rate", "misleading_context_rate", "mrr"}
 
+DEFAULT_RUN_ID = "default"
+
 MART_COLUMNS = {
-    "retrieval_metrics": ["k", "n_queries", "n_pending_adjudication", "topical_precision_at_k",
+    "retrieval_metrics": ["run_id", "k", "n_queries", "n_pending_adjudication", "topical_precision_at_k",
                           "sufficiency_hit_at_k", "sufficiency_rate_at_k",
                           "misleading_context_rate_at_k", "mrr_at_k", "ndcg_at_k"],
-    "grounding_metrics": ["n_answers", "n_pending_adjudication", "grounding_presence_rate",
+    "grounding_metrics": ["run_id", "n_answers", "n_pending_adjudication", "grounding_presence_rate",
                           "unsupported_claim_rate", "contradiction_rate",
                           "citation_presence_rate", "n_cited_answers",
                           "conditional_fabrication_rate"],
-    "generation_metrics": ["n_answers", "n_pending_adjudication", "proper_action_rate",
+    "generation_metrics": ["run_id", "n_answers", "n_pending_adjudication", "proper_action_rate",
                            "on_topic_rate", "helpfulness_rate", "incompleteness_rate",
                            "unsafe_content_rate"],
-    "metric_values": ["family", "metric", "k", "slice_dimension", "slice_value", "value",
+    "metric_values": ["run_id", "family", "metric", "k", "slice_dimension", "slice_value", "value",
                       "n_units", "ci_lower", "ci_upper"],
     "rejected_annotations": ["task", "record_uuid", "annotator_id", "chunk_id", "created_at",
                              "reasons", "source_file", "source_row"],
@@ -332,6 +340,8 @@ class Reference:
     records: dict[str, dict[str, dict]]          # task -> record_uuid -> record info
     marts: dict[str, list[dict]]
     ambiguities: list[str]
+    record_runs: dict[str, dict[str, dict]] = field(default_factory=dict)  # task -> record -> run info
+    runs: list[str] = field(default_factory=list)  # the runs of the metric marts
 
     def counts(self, task: str) -> Counter:
         return Counter(r.status for r in self.rows[task])
@@ -561,6 +571,30 @@ def retrieval_record_measures(units: list[dict], k_values) -> dict[int, dict[str
     return out
 
 
+def record_runs(seed_dir: Path, rows: dict[str, list[Row]], null_mode: str,
+                default_run_id: str) -> dict[str, dict[str, dict]]:
+    """task -> record_uuid -> {run_id, query_id, query_text, pairing_key} for every record with
+    an accepted row in the family (docs/rules.md, Runs)."""
+    import agreement_reference as A
+
+    valid, _rejected, _notes = A.load_records(seed_dir, null_mode)
+    query_column = {"retrieval": "input_query", "grounding": "query", "generation": "query"}
+    out: dict[str, dict[str, dict]] = {}
+    for task, trows in rows.items():
+        texts: dict[str, list[str]] = defaultdict(list)
+        for r in trows:
+            if r.status == "accepted":
+                texts[r.record_uuid].append(r.raw[query_column[task]].strip())
+        out[task] = {}
+        for rec, record_texts in texts.items():
+            given = valid.get(rec, {})
+            query_text = min(record_texts)
+            out[task][rec] = {"run_id": given.get("run_id") or default_run_id,
+                              "query_id": given.get("query_id"), "query_text": query_text,
+                              "pairing_key": given.get("query_id") or query_text}
+    return out
+
+
 def metric_row(family, metric, k, dim, value_key, values: list[float], wilson_n=None):
     if uses_wilson(metric, k):
         n = len(values) if wilson_n is None else wilson_n
@@ -577,7 +611,8 @@ def metric_row(family, metric, k, dim, value_key, values: list[float], wilson_n=
 # --------------------------------------------------------------------------- main
 
 def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANGUAGES,
-            constraint_policy: str = "reject", null_mode: str = "agate") -> Reference:
+            constraint_policy: str = "reject", null_mode: str = "agate",
+            default_run_id: str = DEFAULT_RUN_ID) -> Reference:
     seed_dir = Path(seed_dir)
     k_values = sorted({int(k) for k in k_values})
     annotators = {}
@@ -613,17 +648,25 @@ def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANG
                 rec["measures"] = dict(rec["units"][0]["labels"])
         records[task] = recs
 
-    marts = build_marts(rows, records, k_values)
+    runs_of_records = record_runs(seed_dir, rows, null_mode, default_run_id)
+    for task, recs in records.items():
+        for rec_id, rec in recs.items():
+            rec["run_id"] = runs_of_records[task][rec_id]["run_id"]
+            rec["pairing_key"] = runs_of_records[task][rec_id]["pairing_key"]
+    runs = sorted({info["run_id"] for by_record in runs_of_records.values() for info in by_record.values()})
+    marts = build_marts(rows, records, k_values, runs or [default_run_id])
     params = {"k_values": k_values, "accepted_languages": list(accepted_languages),
-              "constraint_policy": constraint_policy, "null_mode": null_mode}
-    return Reference(params, rows, annotators, units, records, marts, ambiguities)
+              "constraint_policy": constraint_policy, "null_mode": null_mode,
+              "default_run_id": default_run_id}
+    return Reference(params, rows, annotators, units, records, marts, ambiguities,
+                     runs_of_records, runs or [default_run_id])
 
 
 def slice_metric_values(family: str, dim: str, value_key: str, srecs: list[dict],
-                        k_values) -> list[dict]:
+                        k_values, run_id: str | None = None) -> list[dict]:
     """The ``metric_values`` rows of one family for one slice (``srecs``: its resolved
-    records), as for every slice dimension (overall, language, and the tier slice checked by
-    test_protocol.py)."""
+    records, all of run ``run_id``), as for every slice dimension (overall, language, and the
+    tier slice checked by test_protocol.py)."""
     out: list[dict] = []
     if family == "retrieval":
         for k in k_values:
@@ -642,15 +685,25 @@ def slice_metric_values(family: str, dim: str, value_key: str, srecs: list[dict]
         for m, label in GENERATION_METRICS.items():
             out.append(metric_row("generation", m, None, dim, value_key,
                                   [float(r["measures"][label]) for r in srecs]))
+    for row in out:
+        row["run_id"] = run_id
     return out
 
 
-def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
+def by_run(recs) -> dict[str, list[dict]]:
+    """Records (dicts with run_id) grouped by run."""
+    out: dict[str, list[dict]] = defaultdict(list)
+    for r in recs:
+        out[r["run_id"]].append(r)
+    return out
+
+
+def build_marts(rows, records, k_values, runs) -> dict[str, list[dict]]:
     marts: dict[str, list[dict]] = {}
     mv: list[dict] = []
 
-    def slices(recs: dict) -> list[tuple[str, str, list[dict]]]:
-        resolved = [r for r in recs.values() if r["resolved"]]
+    def slices(recs: list[dict]) -> list[tuple[str, str, list[dict]]]:
+        resolved = [r for r in recs if r["resolved"]]
         out = []
         if resolved:
             out.append(("overall", "all", resolved))
@@ -658,46 +711,49 @@ def build_marts(rows, records, k_values) -> dict[str, list[dict]]:
             out.append(("language", lang, [r for r in resolved if r["language"] == lang]))
         return out
 
-    # retrieval
-    recs = records["retrieval"]
-    resolved = [r for r in recs.values() if r["resolved"]]
-    n_pending = sum(1 for r in recs.values() if not r["resolved"])
-    wide = []
-    for k in k_values:
-        row = {"k": k, "n_queries": len(resolved), "n_pending_adjudication": n_pending}
-        for m in RETRIEVAL_METRICS:
-            row[f"{m}_at_k"] = mean([r["measures"][k][m] for r in resolved])
-        wide.append(row)
-    marts["retrieval_metrics"] = wide
-    for dim, val, srecs in slices(recs):
-        mv += slice_metric_values("retrieval", dim, val, srecs, k_values)
+    retrieval, grounding, generation = [], [], []
+    for run_id in runs:
+        # retrieval
+        recs = [r for r in records["retrieval"].values() if r["run_id"] == run_id]
+        resolved = [r for r in recs if r["resolved"]]
+        n_pending = sum(1 for r in recs if not r["resolved"])
+        for k in k_values:
+            row = {"run_id": run_id, "k": k, "n_queries": len(resolved), "n_pending_adjudication": n_pending}
+            for m in RETRIEVAL_METRICS:
+                row[f"{m}_at_k"] = mean([r["measures"][k][m] for r in resolved])
+            retrieval.append(row)
+        for dim, val, srecs in slices(recs):
+            mv += slice_metric_values("retrieval", dim, val, srecs, k_values, run_id)
 
-    # grounding
-    recs = records["grounding"]
-    resolved = [r for r in recs.values() if r["resolved"]]
-    cited = [r for r in resolved if r["measures"]["source_cited"] == 1]
-    row = {"n_answers": len(resolved),
-           "n_pending_adjudication": sum(1 for r in recs.values() if not r["resolved"])}
-    for m, label in GROUNDING_METRICS.items():
-        row[m] = mean([float(r["measures"][label]) for r in resolved])
-    row["n_cited_answers"] = len(cited)
-    row["conditional_fabrication_rate"] = mean([float(r["measures"]["fabricated_source"])
-                                                for r in cited])
-    marts["grounding_metrics"] = [row]
-    for dim, val, srecs in slices(recs):
-        mv += slice_metric_values("grounding", dim, val, srecs, k_values)
+        # grounding
+        recs = [r for r in records["grounding"].values() if r["run_id"] == run_id]
+        resolved = [r for r in recs if r["resolved"]]
+        cited = [r for r in resolved if r["measures"]["source_cited"] == 1]
+        row = {"run_id": run_id, "n_answers": len(resolved),
+               "n_pending_adjudication": sum(1 for r in recs if not r["resolved"])}
+        for m, label in GROUNDING_METRICS.items():
+            row[m] = mean([float(r["measures"][label]) for r in resolved])
+        row["n_cited_answers"] = len(cited)
+        row["conditional_fabrication_rate"] = mean([float(r["measures"]["fabricated_source"])
+                                                    for r in cited])
+        grounding.append(row)
+        for dim, val, srecs in slices(recs):
+            mv += slice_metric_values("grounding", dim, val, srecs, k_values, run_id)
 
-    # generation
-    recs = records["generation"]
-    resolved = [r for r in recs.values() if r["resolved"]]
-    row = {"n_answers": len(resolved),
-           "n_pending_adjudication": sum(1 for r in recs.values() if not r["resolved"])}
-    for m, label in GENERATION_METRICS.items():
-        row[m] = mean([float(r["measures"][label]) for r in resolved])
-    marts["generation_metrics"] = [row]
-    for dim, val, srecs in slices(recs):
-        mv += slice_metric_values("generation", dim, val, srecs, k_values)
+        # generation
+        recs = [r for r in records["generation"].values() if r["run_id"] == run_id]
+        resolved = [r for r in recs if r["resolved"]]
+        row = {"run_id": run_id, "n_answers": len(resolved),
+               "n_pending_adjudication": sum(1 for r in recs if not r["resolved"])}
+        for m, label in GENERATION_METRICS.items():
+            row[m] = mean([float(r["measures"][label]) for r in resolved])
+        generation.append(row)
+        for dim, val, srecs in slices(recs):
+            mv += slice_metric_values("generation", dim, val, srecs, k_values, run_id)
 
+    marts["retrieval_metrics"] = retrieval
+    marts["grounding_metrics"] = grounding
+    marts["generation_metrics"] = generation
     marts["metric_values"] = mv
 
     rej = []

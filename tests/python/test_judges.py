@@ -541,7 +541,7 @@ HAND_VOTES_LOW = dict(HAND_VOTES, **{
 # human_value, human_n_units, difference).  vote_*: compared records vote-g1..g4 (helpful
 # consensus 1 1 0 0).  hand_llm: hand-r1 r3 r4 r5 r7 (hand-r2 is tied, hand-r8's judge row
 # rejected); hand_code: hand-r1 r3 r4 r5 (no row on r7).
-HAND_JMV = {
+HAND_JMV = {("default",) + key: values for key, values in {
     ("vote_x", "generation", "helpfulness_rate", None): (4, 3 / 4, 4, 1 / 2, 4, 1 / 4),
     ("vote_y", "generation", "helpfulness_rate", None): (4, 1 / 4, 4, 1 / 2, 4, -1 / 4),
     ("vote_z", "generation", "helpfulness_rate", None): (4, 1 / 2, 4, 1 / 2, 4, 0.),
@@ -553,7 +553,7 @@ HAND_JMV = {
     ("hand_code", "generation", "helpfulness_rate", None): (4, 1 / 2, 4, 1 / 2, 4, 0.),
     ("hand_llm", "grounding", "grounding_presence_rate", None): (1, 0., 1, 1., 1, -1.),
     ("hand_llm", "grounding", "conditional_fabrication_rate", None): (1, 0., 1, 0., 1, 0.),
-}
+}.items()}  # the judges scenario has one run, the default one
 HAND_JMV_COLUMNS = ["n_records", "judge_value", "judge_n_units", "human_value",
                     "human_n_units", "difference"]
 
@@ -619,9 +619,9 @@ def test_new_reference_by_hand(judges_seed_dir):
 def test_reference_label_source_human_is_overall(judges_seed_dir):
     """Reference self-check: the label_source/human rows are the overall rows."""
     jr = jcompute(judges_seed_dir, **REF_KWARGS)
-    overall = {(r["family"], r["metric"], r["k"]): r for r in jr.ref.marts["metric_values"]
+    overall = {(r["run_id"], r["family"], r["metric"], r["k"]): r for r in jr.ref.marts["metric_values"]
                if r["slice_dimension"] == "overall"}
-    human = {(r["family"], r["metric"], r["k"]): r for r in jr.label_source_rows
+    human = {(r["run_id"], r["family"], r["metric"], r["k"]): r for r in jr.label_source_rows
              if r["slice_value"] == "human"}
     assert overall.keys() == human.keys()
     for k, r in overall.items():
@@ -981,8 +981,13 @@ def test_generated_scenario_covers_the_new_cases(builds):
     assert fams == set(R.TASKS), fams
     # judge_metric_values: many compared records for the good judge, with differences
     jmv = jr.judge_metrics_by_key()
-    assert all(jmv[("judge_good", t, m, k)]["n_records"] >= 20
-               for (j, t, m, k) in jmv if j == "judge_good")
+    # (in every run, and at least 20 over the runs)
+    assert {run for (run, j, *_rest) in jmv if j == "judge_good"} == {"default", "v1", "v2"}
+    over_runs = Counter()
+    for (_run, j, t, m, k), row in jmv.items():
+        if j == "judge_good":
+            over_runs[(t, m, k)] += row["n_records"]
+    assert min(over_runs.values()) >= 20, over_runs
     assert any(r["difference"] not in (None, 0.0) for r in jmv.values())
     # compared records where the judge also labelled a chunk no human labelled
     units = jr.ref.units["retrieval"]

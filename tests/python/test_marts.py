@@ -23,7 +23,7 @@ MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric
 SCENARIOS_USED = ["sample", "edge", "edge_repair", "random", "edge_tokyo"]
 SCENARIO_NAMES = SCENARIOS_USED
 TOL = 1e-9
-METRIC_KEY = ["family", "metric", "k", "slice_dimension", "slice_value"]
+METRIC_KEY = ["run_id", "family", "metric", "k", "slice_dimension", "slice_value"]
 METRIC_VALS = ["value", "n_units", "ci_lower", "ci_upper"]
 REJ_COLS = R.MART_COLUMNS["rejected_annotations"]
 NON_ANNOTATION_TASKS = {"records"}
@@ -73,7 +73,7 @@ def test_reference_is_unambiguous(builds, name):
 def test_retrieval_metrics(builds, name):
     b = _built(builds, name)
     cols = R.MART_COLUMNS["retrieval_metrics"]
-    assert_same_rows(name, "retrieval_metrics", ["k"], cols[1:],
+    assert_same_rows(name, "retrieval_metrics", ["run_id", "k"], cols[2:],
                b.reference.marts["retrieval_metrics"], b.marts["retrieval_metrics"][1])
 
 
@@ -82,8 +82,8 @@ def test_retrieval_metrics(builds, name):
 def test_answer_metrics(builds, name, mart):
     b = _built(builds, name)
     got = b.marts[mart][1]
-    assert len(got) == 1, f"[{name}] {mart} has {len(got)} rows, expected one"
-    assert_same_rows(name, mart, [], R.MART_COLUMNS[mart], b.reference.marts[mart], got)
+    assert len(got) == len(b.reference.runs), f"[{name}] {mart} has {len(got)} rows, expected one per run"
+    assert_same_rows(name, mart, ["run_id"], R.MART_COLUMNS[mart][1:], b.reference.marts[mart], got)
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
@@ -165,12 +165,14 @@ def test_accounting(builds, name):
         assert rejected_in_mart.get(task, 0) == c["rejected"], \
             f"[{name}] {task}: {rejected_in_mart.get(task, 0)} rows in rejected_annotations, " \
             f"expected {c['rejected']} (accepted {c['accepted']}, superseded {c['superseded']})"
-    n_rec = {t: len(ref.records[t]) for t in R.TASKS}
+    n_rec = {t: Counter(rec["run_id"] for rec in ref.records[t].values()) for t in R.TASKS}
     for row in b.marts["retrieval_metrics"][1]:
-        assert row["n_queries"] + row["n_pending_adjudication"] == n_rec["retrieval"]
+        assert row["n_queries"] + row["n_pending_adjudication"] == n_rec["retrieval"][row["run_id"]]
     for mart, task in (("grounding_metrics", "grounding"), ("generation_metrics", "generation")):
-        row = b.marts[mart][1][0]
-        assert row["n_answers"] + row["n_pending_adjudication"] == n_rec[task]
+        rows = b.marts[mart][1]
+        assert {row["run_id"] for row in rows} == set(ref.runs)
+        for row in rows:
+            assert row["n_answers"] + row["n_pending_adjudication"] == n_rec[task][row["run_id"]]
 
 
 # ------------------------------------------------------------------ edge cases, literally

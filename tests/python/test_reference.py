@@ -307,21 +307,21 @@ def test_grounding_and_generation_by_hand(ref, ref_repair):
     g = ref.marts["grounding_metrics"][0]
     # resolved g01 g02 g03 g05 g06 g10, pending g04
     assert g == pytest.approx({
-        "n_answers": 6, "n_pending_adjudication": 1, "grounding_presence_rate": 5 / 6,
+        "run_id": "default", "n_answers": 6, "n_pending_adjudication": 1, "grounding_presence_rate": 5 / 6,
         "unsupported_claim_rate": 3 / 6, "contradiction_rate": 2 / 6,
         "citation_presence_rate": 4 / 6, "n_cited_answers": 4,
         "conditional_fabrication_rate": 1 / 4})
     # repair adds g07 (0,1,1,0,0), g08 (1,0,0,1,1), g09 (1,1,1,1,1)
     g = ref_repair.marts["grounding_metrics"][0]
     assert g == pytest.approx({
-        "n_answers": 9, "n_pending_adjudication": 1, "grounding_presence_rate": 7 / 9,
+        "run_id": "default", "n_answers": 9, "n_pending_adjudication": 1, "grounding_presence_rate": 7 / 9,
         "unsupported_claim_rate": 5 / 9, "contradiction_rate": 4 / 9,
         "citation_presence_rate": 6 / 9, "n_cited_answers": 6,
         "conditional_fabrication_rate": 3 / 6})
     e = ref.marts["generation_metrics"][0]
     # resolved e01 (1,1,1,0,0) e03 (0,0,0,1,1) e04 (1,1,1,0,0) e06 (0,1,1,0,0) e07 (1,1,1,1,0)
     assert e == pytest.approx({
-        "n_answers": 5, "n_pending_adjudication": 1, "proper_action_rate": 3 / 5,
+        "run_id": "default", "n_answers": 5, "n_pending_adjudication": 1, "proper_action_rate": 3 / 5,
         "on_topic_rate": 4 / 5, "helpfulness_rate": 4 / 5, "incompleteness_rate": 2 / 5,
         "unsafe_content_rate": 1 / 5})
     assert ref_repair.marts["generation_metrics"] == ref.marts["generation_metrics"]
@@ -371,4 +371,40 @@ def test_generated_data_has_no_ambiguity(tmp_path):
         for mode in ("agate", "copy"):
             ref = R.compute(tmp_path, constraint_policy=policy, null_mode=mode)
             assert ref.ambiguities == []
-            assert ref.marts["retrieval_metrics"][0]["n_queries"] > 100
+            assert len(ref.runs) == 3                        # default, v1, v2
+            assert sum(r["n_queries"] for r in ref.marts["retrieval_metrics"] if r["k"] == 1) > 100
+
+
+def test_runs_by_hand(tmp_path):
+    """The edge cases split into runs by a records file: r01 alone in v2, the pending r05 alone in
+    v3 (a run with no resolved record), r07 with an empty run_id and every other record without
+    a records row stay in the default run; a records row without record_uuid names no run."""
+    import shutil
+
+    for f in EDGE.glob("*.csv"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "records.csv").write_text(
+        "record_uuid,task_type,model_uncertainty,is_adversarial,tier,run_id,query_id\n"
+        "r01,,,,,v2,q-1\n"
+        "r05,,,,, v3 ,\n"
+        "r07,,,,,,\n"
+        ",,,,,v4,q-9\n")
+    ref = R.compute(tmp_path)
+    assert ref.runs == ["default", "v2", "v3"]
+    row = {(r["run_id"], r["k"]): r for r in ref.marts["retrieval_metrics"]}
+    # default: the 11 resolved records of test_retrieval_mart_by_hand but r01; r06 pending
+    assert (row["default", 3]["n_queries"], row["default", 3]["n_pending_adjudication"]) == (10, 1)
+    assert row["default", 3]["ndcg_at_k"] == pytest.approx((3 / L3 + 4) / 10)
+    assert row["default", 3]["mrr_at_k"] == pytest.approx(5.5 / 10)
+    r01 = (3 / L3 + 0.5) / (3 + 3 / L3 + 0.5)
+    assert (row["v2", 3]["n_queries"], row["v2", 3]["n_pending_adjudication"]) == (1, 0)
+    assert row["v2", 3]["ndcg_at_k"] == pytest.approx(r01)
+    assert (row["v3", 3]["n_queries"], row["v3", 3]["n_pending_adjudication"]) == (0, 1)
+    assert row["v3", 3]["ndcg_at_k"] is None
+    assert not [r for r in ref.marts["metric_values"] if r["run_id"] == "v3"]
+    # the answer families have no record in v2 or v3: zero answers there
+    g = {r["run_id"]: r for r in ref.marts["grounding_metrics"]}
+    assert (g["v2"]["n_answers"], g["v3"]["n_answers"], g["v2"]["n_pending_adjudication"]) == (0, 0, 0)
+    assert g["default"]["n_answers"] == ref.marts["grounding_metrics"][0]["n_answers"] > 0
+    assert ref.record_runs["retrieval"]["r01"]["pairing_key"] == "q-1"
+    assert ref.record_runs["retrieval"]["r02"]["pairing_key"] == ref.record_runs["retrieval"]["r02"]["query_text"]

@@ -1,4 +1,7 @@
-{#- One row per generation record (answer): its consensus labels, whether all are resolved, and its language. -#}
+{#-
+    One row per generation record (answer): its consensus labels, whether all are resolved, its language,
+    its evaluation run and its pairing key (int_records__runs).
+-#}
 with
 
 unit_consensus as (
@@ -14,15 +17,26 @@ record_languages as (
 
 ),
 
+record_runs as (
+
+    select * from {{ ref('int_records__runs') }}
+    where task = 'generation'
+
+),
+
 final as (
 
     select
         unit_consensus.*,
+        record_runs.run_id,
+        record_runs.pairing_key,
         coalesce(record_languages.language, 'unknown') as language
 
     from unit_consensus
     left join record_languages
         on unit_consensus.record_uuid = record_languages.record_uuid
+    left join record_runs
+        on unit_consensus.record_uuid = record_runs.record_uuid
 
 )
 

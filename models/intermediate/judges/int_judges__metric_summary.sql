@@ -1,6 +1,6 @@
 {#-
-    The `judges` value of the `label_source` slice of metric_values: every metric over the records
-    whose labels the judges estimated (int_judges__record_values, label source `judges`), with
+    The `judges` value of the `label_source` slice of metric_values: every metric, per run, over
+    the run's records whose labels the judges estimated (int_judges__record_values, label source `judges`), with
     the mean, count and interval of every other slice (ragmart_metric_summary). Apart from
     int_metrics__summary, so that a judge model never stands between the exports and the human
     metric marts.
@@ -17,6 +17,7 @@ judge_estimated_values as (
 sliced as (
 
     select
+        run_id,
         family,
         metric,
         k,
@@ -31,13 +32,14 @@ sliced as (
 
 summarised as (
 
-    {{ ragmart_metric_summary('sliced', ['family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
+    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
 
 ),
 
 final as (
 
     select
+        run_id,
         family,
         metric,
         k,

@@ -1,7 +1,7 @@
 {#-
-    Every metric of metric_values recomputed from each judge's own labels on the records it can
-    be compared on (int_judges__unit_labels, label source `judge`), beside the human value of the
-    same records: means, records behind them and 95 % intervals by ragmart_metric_summary, and
+    Every metric of metric_values recomputed, per run, from each judge's own labels on the run's
+    records it can be compared on (int_judges__unit_labels, label source `judge`), beside the human
+    value of the same records: means, records behind them and 95 % intervals by ragmart_metric_summary, and
     the difference judge − human.
 -#}
 with
@@ -29,6 +29,7 @@ compared_records as (
 
     select distinct
         source_id as annotator_id,
+        run_id,
         family,
         record_uuid
 
@@ -41,6 +42,7 @@ paired as (
     select
         source_id as annotator_id,
         'judge' as label_source,
+        run_id,
         family,
         metric,
         k,
@@ -54,6 +56,7 @@ paired as (
     select
         compared_records.annotator_id,
         'human' as label_source,
+        compared_records.run_id,
         human_record_values.family,
         human_record_values.metric,
         human_record_values.k,
@@ -70,13 +73,14 @@ paired as (
 
 summarised as (
 
-    {{ ragmart_metric_summary('paired', ['annotator_id', 'label_source', 'family', 'metric', 'k']) }}
+    {{ ragmart_metric_summary('paired', ['annotator_id', 'label_source', 'run_id', 'family', 'metric', 'k']) }}
 
 ),
 
 side_by_side as (
 
     select
+        run_id,
         annotator_id,
         family,
         metric,
@@ -92,13 +96,14 @@ side_by_side as (
         max(case when label_source = 'human' then ci_upper end) as human_ci_upper
 
     from summarised
-    group by annotator_id, family, metric, k
+    group by run_id, annotator_id, family, metric, k
 
 ),
 
 final as (
 
     select
+        side_by_side.run_id,
         side_by_side.annotator_id,
         annotators.annotator_kind,
         side_by_side.family,

@@ -1,6 +1,6 @@
 {#-
-    One row per label source, record and metric (and K for retrieval): the record's value of the
-    metric computed from the judges' labels of int_judges__unit_labels, by the same macros as the
+    One row per label source, record and metric (and K for retrieval), with the record's run: the
+    record's value of the metric computed from the judges' labels of int_judges__unit_labels, by the same macros as the
     human consensus (int_metrics__record_values). Records whose units are not all resolved (a
     tied weighted vote) are left out, as pending human records are.
 -#}
@@ -15,6 +15,12 @@ unit_labels as (
 record_languages as (
 
     select * from {{ ref('int_annotations__record_languages') }}
+
+),
+
+record_runs as (
+
+    select * from {{ ref('int_records__runs') }}
 
 ),
 
@@ -79,6 +85,7 @@ retrieval_resolved as (
 
     select
         retrieval_scored.*,
+        record_runs.run_id,
         coalesce(record_languages.language, 'unknown') as language
 
     from retrieval_scored
@@ -86,6 +93,10 @@ retrieval_resolved as (
         on
             record_languages.task = 'retrieval'
             and retrieval_scored.record_uuid = record_languages.record_uuid
+    left join record_runs
+        on
+            record_runs.task = 'retrieval'
+            and retrieval_scored.record_uuid = record_runs.record_uuid
 
 ),
 {%- for task in ['grounding', 'generation'] %}
@@ -100,6 +111,7 @@ retrieval_resolved as (
 
     select
         {{ task }}_units.*,
+        record_runs.run_id,
         coalesce(record_languages.language, 'unknown') as language
 
     from {{ task }}_units
@@ -107,6 +119,10 @@ retrieval_resolved as (
         on
             record_languages.task = '{{ task }}'
             and {{ task }}_units.record_uuid = record_languages.record_uuid
+    left join record_runs
+        on
+            record_runs.task = '{{ task }}'
+            and {{ task }}_units.record_uuid = record_runs.record_uuid
     where {{ task }}_units.is_resolved
 
 ),
@@ -118,7 +134,7 @@ final as (
         'retrieval': 'retrieval_resolved',
         'grounding': 'grounding_resolved',
         'generation': 'generation_resolved',
-    }, ['label_source', 'source_id']) }}
+    }, ['label_source', 'source_id', 'run_id']) }}
 
 )
 

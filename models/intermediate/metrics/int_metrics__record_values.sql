@@ -1,6 +1,6 @@
 {#-
     One row per resolved record and metric (and K for retrieval): the record's score, which the
-    metric averages over records. For conditional fabrication the value is null on records whose
+    metric averages over the records of its run, with the record's run and pairing key. For conditional fabrication the value is null on records whose
     answer cites nothing, so that the average runs over citing answers only. Human consensus
     only: the judges' labels are measured in int_judges__record_values.
 -#}
@@ -38,13 +38,15 @@ unioned as (
         'retrieval': 'retrieval_scores',
         'grounding': 'grounding_records',
         'generation': 'generation_records',
-    }) }}
+    }, ['run_id', 'pairing_key']) }}
 
 ),
 
 final as (
 
     select
+        unioned.run_id,
+        unioned.pairing_key,
         unioned.family,
         unioned.metric,
         unioned.k,

@@ -1,7 +1,7 @@
 {#-
-    Every metric per slice of the human consensus: the mean of the per-record values, the records
-    behind it and its 95 % interval (docs/rules.md, metric_values). A slice row exists when the
-    slice has at least one resolved record. The judges' value of the `label_source` slice is
+    Every metric per run and slice of the human consensus: the mean of the per-record values of
+    the run's records, the records behind it and its 95 % interval (docs/rules.md, metric_values).
+    A slice row exists when the slice has at least one resolved record in that run. The judges' value of the `label_source` slice is
     int_judges__metric_summary, which metric_values adds; the human metric marts read this model
     alone, so no judge model is among their ancestors.
 -#}
@@ -17,6 +17,7 @@ sliced as (
     {%- for slice in ragmart_slices() %}
 
     select
+        run_id,
         family,
         metric,
         k,
@@ -36,13 +37,14 @@ sliced as (
 
 summarised as (
 
-    {{ ragmart_metric_summary('sliced', ['family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
+    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
 
 ),
 
 final as (
 
     select
+        run_id,
         family,
         metric,
         k,

@@ -45,6 +45,8 @@ final as (
         scored.record_uuid,
         scored.k,
         records.language,
+        records.run_id,
+        records.pairing_key,
         scored.topical_precision,
         scored.sufficiency_hit,
         scored.sufficiency_rate,

@@ -1,7 +1,9 @@
 {#-
     One row per row of the records seed with its status: rows with reasons are rejected; several
     rows for one record keep one row when they agree (the others superseded) and are all rejected
-    as conflicting_duplicate when they differ. A rejected row counts as absent from the seed.
+    as conflicting_duplicate when they differ (in any value, run_id and query_id included). A
+    rejected row counts as absent from the seed: its record falls back to the default run and its
+    query text (int_records__runs).
 -#}
 {%- set checks = ragmart_records_row_checks() %}
 with
@@ -21,13 +23,17 @@ checked as (
         model_uncertainty,
         is_adversarial,
         tier,
+        run_id,
+        query_id,
         {{ ragmart_reasons_expression(checks) }} as row_reasons,
         {{ ragmart_reason_count_expression(checks) }} as n_row_reasons,
         {{ dbt.concat([
             "coalesce(task_type, '-')", "'|'",
             "coalesce(cast(model_uncertainty as " ~ dbt.type_string() ~ "), '-')", "'|'",
             "coalesce(cast(is_adversarial as " ~ dbt.type_string() ~ "), '-')", "'|'",
-            "coalesce(tier, '-')"]) }} as record_signature
+            "coalesce(tier, '-')", "'|'",
+            "coalesce(run_id, '-')", "'|'",
+            "coalesce(query_id, '-')"]) }} as record_signature
 
     from staged
 
@@ -53,6 +59,8 @@ final as (
         task_type,
         model_uncertainty,
         tier,
+        run_id,
+        query_id,
         'records' as task,
         coalesce(is_adversarial, 0) as is_adversarial,
         case

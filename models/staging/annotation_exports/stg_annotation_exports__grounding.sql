@@ -31,6 +31,7 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
+        {{ ragmart_clean_text('query') }} as query_text,
         is_missing_query,
         is_missing_answer,
         is_missing_context_set,

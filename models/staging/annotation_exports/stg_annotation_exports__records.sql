@@ -18,7 +18,11 @@ renamed as (
         is_adversarial as is_adversarial_raw,
         {{ ragmart_parse_boolean('is_adversarial') }} as is_adversarial,
         tier as tier_raw,
-        {{ ragmart_clean_text('tier') }} as tier
+        {{ ragmart_clean_text('tier') }} as tier,
+        run_id as run_id_raw,
+        {{ ragmart_clean_text('run_id') }} as run_id,
+        query_id as query_id_raw,
+        {{ ragmart_clean_text('query_id') }} as query_id
 
     from source
 

@@ -31,6 +31,7 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
+        {{ ragmart_clean_text('input_query') }} as query_text,
         is_missing_input_query,
         is_missing_chunk,
         {{ ragmart_clean_text('chunk_id') }} as chunk_id,

@@ -29,6 +29,7 @@ narrowed as (
         helpful,
         incomplete,
         unsafe_content,
+        query,
         {{ ragmart_is_blank('query') }} as is_missing_query,
         {{ ragmart_is_blank('answer') }} as is_missing_answer
 

@@ -29,6 +29,7 @@ narrowed as (
         contradicted_claim_present,
         source_cited,
         fabricated_source,
+        query,
         {{ ragmart_is_blank('query') }} as is_missing_query,
         {{ ragmart_is_blank('answer') }} as is_missing_answer,
         {{ ragmart_is_blank('context_set') }} as is_missing_context_set

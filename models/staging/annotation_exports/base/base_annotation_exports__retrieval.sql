@@ -30,6 +30,7 @@ narrowed as (
         topically_relevant,
         evidence_sufficient,
         misleading,
+        input_query,
         {{ ragmart_is_blank('input_query') }} as is_missing_input_query,
         {{ ragmart_is_blank('chunk') }} as is_missing_chunk
 
