@@ -72,11 +72,12 @@ $(METRICFLOW_VENV)/.metricflow-installed: requirements-metricflow.txt
 # `mf` for the semantic layer: $(METRICFLOW_VENV)/bin/mf query ... (README, "Semantic layer").
 metricflow: $(METRICFLOW_VENV)/.metricflow-installed
 
-$(BIN)/.postgres-installed: requirements-postgres.txt $(BIN)/.runtime-installed
+# after the dev requirements (order only): two pip installs into one venv must not run at once (make -j2)
+$(BIN)/.postgres-installed: requirements-postgres.txt $(BIN)/.runtime-installed | $(BIN)/.dev-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-postgres.txt
 	@touch $@
 
-$(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.runtime-installed
+$(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.runtime-installed | $(BIN)/.dev-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-spark.txt
 	@touch $@
 
