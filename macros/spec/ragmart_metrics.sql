@@ -41,3 +41,16 @@
         {'dimension': 'label_source', 'value': "'human'"},
     ]) }}
 {%- endmacro %}
+
+{#-
+    The largest number of measures of one family (a retrieval metric counts once per K of the var
+    retrieval_k_values): the number of difference columns of int_runs__permutation_counts.
+-#}
+{% macro ragmart_max_measures_per_family() -%}
+    {%- set counts = {} -%}
+    {%- for metric in ragmart_metrics() -%}
+        {%- set per_metric = (ragmart_k_values() | length) if metric.family == 'retrieval' else 1 -%}
+        {%- do counts.update({metric.family: counts.get(metric.family, 0) + per_metric}) -%}
+    {%- endfor -%}
+    {{ return(counts.values() | max) }}
+{%- endmacro %}

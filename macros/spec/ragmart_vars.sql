@@ -116,3 +116,92 @@
     {%- endif -%}
     {{ return("'" ~ (text | replace("'", "''")) ~ "'") }}
 {%- endmacro %}
+
+{#- A text var as a SQL string literal (quotes doubled). -#}
+{% macro ragmart_text_literal(text) -%}
+    {{ return("'" ~ (text | string | replace("'", "''")) ~ "'") }}
+{%- endmacro %}
+
+{#-
+    The var baseline_run_id, checked: null (the smallest run id in byte order), or a non-empty text
+    (trimmed; a number is read as its text). Returns a SQL string literal, or `null`.
+-#}
+{% macro ragmart_baseline_run_id() -%}
+    {%- set value = var('baseline_run_id', none) -%}
+    {%- if value is none -%}
+        {{ return('null') }}
+    {%- endif -%}
+    {%- set text = '' if value is boolean or value is mapping
+        or (value is iterable and value is not string) else (value | string | trim) -%}
+    {%- if text == '' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'baseline_run_id' must be null or a run id (a non-empty text), got '" ~ value ~ "'") }}
+    {%- endif -%}
+    {{ return(ragmart_text_literal(text)) }}
+{%- endmacro %}
+
+{#-
+    The var comparison_pairs, checked: a list of [baseline, candidate] pairs of run ids (each a
+    non-empty text, trimmed). Returns a list of two-item lists of texts.
+-#}
+{% macro ragmart_comparison_pairs() -%}
+    {%- set pairs = var('comparison_pairs', []) -%}
+    {%- if pairs is none -%}
+        {{ return([]) }}
+    {%- endif -%}
+    {%- if pairs is string or pairs is mapping or pairs is not iterable -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'comparison_pairs' must be a list of [baseline, candidate] pairs of run ids, got " ~ pairs) }}
+    {%- endif -%}
+    {%- set checked = [] -%}
+    {%- for pair in pairs -%}
+        {%- set texts = [] -%}
+        {%- if pair is not string and pair is not mapping and pair is iterable and (pair | length) == 2 -%}
+            {%- for run_id in pair -%}
+                {%- if run_id is not none and run_id is not boolean
+                    and (run_id is string or run_id is number) and (run_id | string | trim) != '' -%}
+                    {%- do texts.append(run_id | string | trim) -%}
+                {%- endif -%}
+            {%- endfor -%}
+        {%- endif -%}
+        {%- if (texts | length) != 2 -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: var 'comparison_pairs' must be a list of [baseline, candidate] pairs of run ids (non-empty texts), got the item "
+                ~ pair) }}
+        {%- endif -%}
+        {%- do checked.append(texts) -%}
+    {%- endfor -%}
+    {{ return(checked) }}
+{%- endmacro %}
+
+{#- The var comparison_permutations (B, a whole number >= 1), checked. -#}
+{% macro ragmart_comparison_permutations() -%}
+    {%- set value = var('comparison_permutations', 10000) -%}
+    {%- set parsed = (value | int(-1)) if (value is number or value is string) and value is not boolean else -1 -%}
+    {%- if parsed < 1 or (value is number and value != parsed) -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'comparison_permutations' must be a whole number >= 1 (the permutations of the run comparison), got "
+            ~ value) }}
+    {%- endif -%}
+    {{ return(parsed) }}
+{%- endmacro %}
+
+{#- The var max_permutation_rows (a number >= 0), checked. -#}
+{% macro ragmart_max_permutation_rows() -%}
+    {%- set value = ragmart_number_var('max_permutation_rows', 100000000) -%}
+    {%- if value is boolean or value < 0 -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'max_permutation_rows' must be a number >= 0, got " ~ value) }}
+    {%- endif -%}
+    {{ return(value) }}
+{%- endmacro %}
+
+{#- The var comparison_alpha (a number from 0 to 1), checked. -#}
+{% macro ragmart_comparison_alpha() -%}
+    {%- set value = ragmart_number_var('comparison_alpha', 0.05) -%}
+    {%- if value is boolean or value < 0 or value > 1 -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'comparison_alpha' must be a number from 0 to 1, got " ~ value) }}
+    {%- endif -%}
+    {{ return(value) }}
+{%- endmacro %}

@@ -33,6 +33,7 @@ from kit.builds import PROJECT, SEED_FILES, BuildPool, data_set, project_seed_cs
 EDGE = PROJECT / "tests" / "python" / "fixtures" / "edge_cases"
 RANDOM_K = [1, 2, 5, 20]
 RANDOM_LANGUAGES = ["de", "en", "it"]
+RANDOM_MAX_PERMUTATION_ROWS = 300000
 
 
 # --------------------------------------------------------------------------- data sets
@@ -80,7 +81,10 @@ scenario("sample", "sample", tests=True)
 scenario("edge", "edge", {"max_rejected_share": 1}, tests=True)
 scenario("edge_repair", "edge", {"constraint_policy": "repair", "max_rejected_share": 1}, tests=True,
          ref_kwargs={"constraint_policy": "repair"})
-scenario("random", "random", {"retrieval_k_values": RANDOM_K, "accepted_languages": RANDOM_LANGUAGES},
+# max_permutation_rows: the overall slices of the run comparison take the normal approximation, the
+# smaller language slices the permutation test (test_run_comparison.py)
+scenario("random", "random", {"retrieval_k_values": RANDOM_K, "accepted_languages": RANDOM_LANGUAGES,
+                              "max_permutation_rows": RANDOM_MAX_PERMUTATION_ROWS},
          tests=True, ref_kwargs={"k_values": RANDOM_K, "accepted_languages": RANDOM_LANGUAGES})
 scenario("edge_tokyo", "edge", {"max_rejected_share": 1}, tz="Asia/Tokyo")
 scenario("agreement", "agreement")

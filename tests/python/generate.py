@@ -62,6 +62,9 @@ VOTERS = ["a1", "a2", "a3", "a4", "a5", "ext_guest"]   # ext_guest: not in annot
 TRUE_SP = ["true", "True", "1", "yes", "y", "T", " TRUE "]
 FALSE_SP = ["false", "False", "0", "no", "n", "F", " false"]
 BASE = datetime(2025, 3, 1, tzinfo=UTC)
+# Records ask one of this many queries per family, so that the runs share queries (pairs of the
+# run comparison) and a run may hold several records of one query.
+N_QUERIES = 70
 
 
 class Gen:
@@ -246,7 +249,7 @@ class Gen:
                     rank = rk
                     if a == conflict_ann and cid == chunks[0][0]:
                         rank = rk + 1
-                    extra = {"input_query": f"query {i}, please", "generated_search_query": "q",
+                    extra = {"input_query": f"query {i % N_QUERIES}, please", "generated_search_query": "q",
                              "chunk": f"chunk text {cid}", "chunk_id": cid, "doc_id": f"D{i % 17}",
                              "chunk_rank": str(rank) if self.r.random() < 0.9 else f" {rank} ",
                              "can_answer": self.r.choice(["true", "false", "", "yes"])}
@@ -256,14 +259,14 @@ class Gen:
                 disagree = len({tuple(v) for v in votes.values()}) > 1
                 if disagree and self.r.random() < 0.5 or self.r.random() < 0.03:
                     adj = self.r.choice(["adj1", "adj2"])
-                    extra = {"input_query": f"query {i}, please", "chunk": f"chunk text {cid}",
+                    extra = {"input_query": f"query {i % N_QUERIES}, please", "chunk": f"chunk text {cid}",
                              "chunk_id": cid, "chunk_rank": str(rk), "can_answer": ""}
                     inst = self.instant(base + timedelta(days=2), 86400)
                     self.emit(rows, "retrieval", rec, adj, inst, self.noisy("retrieval", truth),
                               lang, extra, allow_bad=False)
                 if self.r.random() < 0.4:
                     judge = self.r.choice(["llm_judge", "rule_judge"])
-                    extra = {"input_query": f"query {i}, please", "chunk": f"chunk text {cid}",
+                    extra = {"input_query": f"query {i % N_QUERIES}, please", "chunk": f"chunk text {cid}",
                              "chunk_id": cid, "chunk_rank": str(rk), "can_answer": ""}
                     inst = self.instant(base + timedelta(days=1), 86400)
                     self.emit(rows, "retrieval", rec, judge, inst,
@@ -279,7 +282,7 @@ class Gen:
             truth = self.latent(task)
             voters = self.r.sample(VOTERS, self.r.choice([1, 2, 2, 3, 3]))
             base = BASE + timedelta(minutes=self.r.randint(0, 60 * 24 * 20))
-            extra = {"query": f"question {i}?", "answer": f"answer {i} [1]"}
+            extra = {"query": f"question {i % N_QUERIES}?", "answer": f"answer {i} [1]"}
             if task == "grounding":
                 extra["context_set"] = f"ctx {i} [SEP] ctx {i + 1}"
             votes = {}

@@ -41,7 +41,7 @@ SEED_FILES = [f"{spec['seed']}.csv" for spec in R.TASKS.values()] + ["annotators
 PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
                 "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
                 "annotator_quality", "labeling_protocol", "labeling_drift", "judge_agreement",
-                "judge_weights", "judge_metric_values"]
+                "judge_weights", "judge_metric_values", "run_comparison", "run_comparison_queries"]
 SKIP_TOP = {".venv", ".venv-compat", ".venv-metricflow", "target", "logs", ".git", ".pytest_cache",
             ".ruff_cache", "dbt_packages_cache"}
 NO_TESTS = ["--exclude", "resource_type:test", "resource_type:unit_test"]

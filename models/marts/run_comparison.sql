@@ -1,0 +1,148 @@
+{#-
+    Every compared pair of runs, per family, metric (and K) and slice (overall, language): the
+    paired difference with its 95 % t interval, wins, ties and losses, the two-sided p-value of the
+    paired test and Holm's adjustment over the metrics of one comparison and slice
+    (docs/rules.md, Run comparison).
+-#}
+with
+
+comparison_tests as (
+
+    select * from {{ ref('int_runs__comparison_tests') }}
+
+),
+
+permutation_counts as (
+
+    select * from {{ ref('int_runs__permutation_counts') }}
+
+),
+
+tested as (
+
+    select
+        comparison_tests.*,
+        {{ ragmart_student_t_975('comparison_tests.n_pairs - 1') | indent(8) }} as t_quantile,
+        case
+            when comparison_tests.all_differences_zero then 1.0
+            when comparison_tests.p_value_method = 'permutation'
+                then
+                    {{ ragmart_permutation_p_value('permutation_counts.n_extreme', ragmart_comparison_permutations()) }}
+            when comparison_tests.difference_stddev = 0 then 0.0
+        end as exact_p_value,
+        case
+            when comparison_tests.difference_stddev > 0
+                then
+                    comparison_tests.difference
+                    / (comparison_tests.difference_stddev / sqrt(comparison_tests.n_pairs))
+        end as z_statistic
+
+    from comparison_tests
+    left join permutation_counts
+        on
+            comparison_tests.baseline_run_id = permutation_counts.baseline_run_id
+            and comparison_tests.candidate_run_id = permutation_counts.candidate_run_id
+            and comparison_tests.family = permutation_counts.family
+            and comparison_tests.metric = permutation_counts.metric
+            and coalesce(comparison_tests.k, 0) = coalesce(permutation_counts.k, 0)
+            and comparison_tests.slice_dimension = permutation_counts.slice_dimension
+            and comparison_tests.slice_value = permutation_counts.slice_value
+
+),
+
+with_p_values as (
+
+    select
+        *,
+        coalesce(exact_p_value, {{ ragmart_normal_p_value('z_statistic') }}) as p_value
+
+    from tested
+
+),
+
+{# Holm's family of tests: the metrics of one comparison and slice that have a p-value. #}
+ranked as (
+
+    select
+        *,
+        row_number() over (
+            partition by baseline_run_id, candidate_run_id, slice_dimension, slice_value
+            order by p_value
+        ) as p_value_position,
+        count(*) over (
+            partition by baseline_run_id, candidate_run_id, slice_dimension, slice_value
+        ) as n_tests
+
+    from with_p_values
+    where p_value is not null
+
+),
+
+holm_adjusted as (
+
+    select
+        *,
+        {{ ragmart_holm_adjusted('p_value', 'p_value_position', 'n_tests',
+                                 ['baseline_run_id', 'candidate_run_id', 'slice_dimension', 'slice_value']) }}
+            as p_value_holm
+
+    from ranked
+
+),
+
+adjusted as (
+
+    select
+        with_p_values.*,
+        holm_adjusted.p_value_holm
+
+    from with_p_values
+    left join holm_adjusted
+        on
+            with_p_values.baseline_run_id = holm_adjusted.baseline_run_id
+            and with_p_values.candidate_run_id = holm_adjusted.candidate_run_id
+            and with_p_values.family = holm_adjusted.family
+            and with_p_values.metric = holm_adjusted.metric
+            and coalesce(with_p_values.k, 0) = coalesce(holm_adjusted.k, 0)
+            and with_p_values.slice_dimension = holm_adjusted.slice_dimension
+            and with_p_values.slice_value = holm_adjusted.slice_value
+
+),
+
+final as (
+
+    select
+        cast(baseline_run_id as {{ dbt.type_string() }}) as baseline_run_id,
+        cast(candidate_run_id as {{ dbt.type_string() }}) as candidate_run_id,
+        cast(family as {{ dbt.type_string() }}) as family,
+        cast(metric as {{ dbt.type_string() }}) as metric,
+        cast(k as {{ dbt.type_int() }}) as k,
+        cast(slice_dimension as {{ dbt.type_string() }}) as slice_dimension,
+        cast(slice_value as {{ dbt.type_string() }}) as slice_value,
+        cast(n_pairs as {{ dbt.type_bigint() }}) as n_pairs,
+        cast(n_baseline_only as {{ dbt.type_bigint() }}) as n_baseline_only,
+        cast(n_candidate_only as {{ dbt.type_bigint() }}) as n_candidate_only,
+        cast(baseline_value as {{ ragmart_type_double() }}) as baseline_value,
+        cast(candidate_value as {{ ragmart_type_double() }}) as candidate_value,
+        cast(difference as {{ ragmart_type_double() }}) as difference,
+        cast(
+            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'lower', clip=false) }}
+            as {{ ragmart_type_double() }}
+        ) as difference_ci_lower,
+        cast(
+            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'upper', clip=false) }}
+            as {{ ragmart_type_double() }}
+        ) as difference_ci_upper,
+        cast(n_wins as {{ dbt.type_bigint() }}) as n_wins,
+        cast(n_ties as {{ dbt.type_bigint() }}) as n_ties,
+        cast(n_losses as {{ dbt.type_bigint() }}) as n_losses,
+        cast(p_value as {{ ragmart_type_double() }}) as p_value,
+        cast(p_value_method as {{ dbt.type_string() }}) as p_value_method,
+        cast(p_value_holm as {{ ragmart_type_double() }}) as p_value_holm,
+        coalesce(p_value_holm < {{ ragmart_comparison_alpha() }}, false) as is_significant
+
+    from adjusted
+
+)
+
+select * from final

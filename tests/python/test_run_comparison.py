@@ -1,0 +1,142 @@
+"""run_comparison and run_comparison_queries against independent computations.
+
+On the random data set (runs ``default``, ``v1`` and ``v2``, records sharing queries; the
+scenario sets ``max_permutation_rows`` so that the overall slices take the normal approximation
+and the smaller language slices the permutation test):
+* every row and value against comparison_reference.py (to 1e-9; permutation p-values exact);
+* the paired differences, intervals and normal p-values against scipy's ``ttest_rel``;
+* Holm against ``statsmodels.stats.multitest.multipletests(method='holm')``;
+* the md5 permutation p-values against scipy's ``permutation_test`` with the same statistic
+  (random signs of its own), within Monte Carlo error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import comparison_reference as C
+import numpy as np
+import pytest
+from kit.compare import assert_same_rows
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+SCENARIOS_USED = ["random"]
+VALUES = ["n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value", "candidate_value",
+          "difference", "difference_ci_lower", "difference_ci_upper", "n_wins", "n_ties", "n_losses",
+          "p_value", "p_value_method", "p_value_holm", "is_significant"]
+QUERY_VALUES = ["query_text", "baseline_record_uuids", "candidate_record_uuids", "baseline_value",
+                "candidate_value", "difference", "outcome"]
+
+
+@pytest.fixture(scope="module")
+def random_build(builds):
+    return builds.get("random").check()
+
+
+@pytest.fixture(scope="module")
+def expected(random_build):
+    b = random_build
+    return b.derived("run_comparison", lambda: C.compute(
+        b.reference, max_permutation_rows=b.vars["max_permutation_rows"]))
+
+
+def _rows(build, mart):
+    return build.marts[mart][1]
+
+
+def test_the_random_data_has_what_the_comparison_needs(random_build, expected):
+    rows = expected["run_comparison"]
+    assert {(r["baseline_run_id"], r["candidate_run_id"]) for r in rows} == {("default", "v1"), ("default", "v2")}
+    assert {r["p_value_method"] for r in rows} == {"permutation", "normal"}
+    assert any(r["n_baseline_only"] for r in rows) and any(r["n_candidate_only"] for r in rows)
+    assert any(r["n_pairs"] >= 20 for r in rows)
+    multi = [r for r in expected["run_comparison_queries"] if ";" in (r["baseline_record_uuids"] or "")]
+    assert multi, "no query with several records in one run"
+
+
+@pytest.mark.parametrize("mart,key,values", [
+    ("run_comparison", C.RUN_COMPARISON_KEY, VALUES),
+    ("run_comparison_queries", C.QUERIES_KEY, QUERY_VALUES),
+])
+def test_comparison_marts_equal_the_reference(random_build, expected, mart, key, values):
+    assert_same_rows("random", mart, key, values, expected[mart], _rows(random_build, mart))
+
+
+def _pairs_by_row(build) -> dict[tuple, list[dict]]:
+    """The overall slice's rows of run_comparison_queries grouped by comparison and measure."""
+    out = defaultdict(list)
+    for q in _rows(build, "run_comparison_queries"):
+        out[(q["baseline_run_id"], q["candidate_run_id"], q["family"], q["metric"], q["k"])].append(q)
+    return out
+
+
+def test_differences_intervals_and_normal_p_against_scipy(random_build):
+    pairs = _pairs_by_row(random_build)
+    checked = 0
+    for r in _rows(random_build, "run_comparison"):
+        if r["slice_dimension"] != "overall" or r["n_pairs"] < 3:
+            continue
+        qs = pairs[(r["baseline_run_id"], r["candidate_run_id"], r["family"], r["metric"], r["k"])]
+        cand = np.array([q["candidate_value"] for q in qs])
+        base = np.array([q["baseline_value"] for q in qs])
+        assert len(qs) == r["n_pairs"]
+        d = cand - base
+        assert r["difference"] == pytest.approx(d.mean(), abs=1e-12)
+        if np.all(np.abs(d) <= 1e-12):
+            assert r["p_value"] == 1.0
+            continue
+        test = stats.ttest_rel(cand, base)
+        interval = test.confidence_interval(0.95)
+        assert (r["difference_ci_lower"], r["difference_ci_upper"]) == pytest.approx(
+            (interval.low, interval.high), abs=1e-9)
+        if r["p_value_method"] == "normal":
+            z = d.mean() / (d.std(ddof=1) / math.sqrt(len(d)))
+            assert r["p_value"] == pytest.approx(2 * stats.norm.sf(abs(z)), abs=1e-12)
+        checked += 1
+    assert checked >= 20
+
+
+def test_holm_equals_statsmodels(random_build):
+    families = defaultdict(list)
+    for r in _rows(random_build, "run_comparison"):
+        if r["p_value"] is not None:
+            families[(r["baseline_run_id"], r["candidate_run_id"], r["slice_dimension"], r["slice_value"])].append(r)
+    assert len(families) >= 4
+    for group in families.values():
+        reject, adjusted, _s, _b = multipletests([r["p_value"] for r in group], alpha=0.05, method="holm")
+        assert [r["p_value_holm"] for r in group] == pytest.approx(list(adjusted), abs=1e-15)
+        assert [r["is_significant"] for r in group] == [bool(x) for x in reject]
+
+
+def _abs_sum(x, axis):
+    """|Σ d| rounded to 1e-12, as the rules' tie tolerance: sums of one size in another order are equal."""
+    return np.round(np.abs(np.sum(x, axis=axis)), 12)
+
+
+def test_permutation_p_against_scipy_permutation_test(random_build):
+    """scipy's sign-flip test (its own random signs, 20,000 resamples) agrees with the md5 signs
+    within Monte Carlo error: both estimate the same exact p."""
+    by_slice = defaultdict(list)
+    for q in _rows(random_build, "run_comparison_queries"):
+        by_slice[(q["baseline_run_id"], q["candidate_run_id"], q["family"], q["metric"], q["k"])].append(q)
+    key_values = C.key_values(random_build.reference)
+    checked = 0
+    rng = np.random.default_rng(7)
+    for r in _rows(random_build, "run_comparison"):
+        if r["p_value_method"] != "permutation" or r["n_pairs"] < 8 or r["n_ties"] == r["n_pairs"]:
+            continue
+        qs = by_slice[(r["baseline_run_id"], r["candidate_run_id"], r["family"], r["metric"], r["k"])]
+        if r["slice_dimension"] == "language":
+            qs = [q for q in qs if key_values[(q["baseline_run_id"], q["family"], q["metric"], q["k"],
+                                               q["pairing_key"])]["language"] == r["slice_value"]]
+        d = np.array([q["difference"] for q in qs])
+        assert len(d) == r["n_pairs"]
+        result = stats.permutation_test((d,), _abs_sum, permutation_type="samples", vectorized=True,
+                                        n_resamples=20000, alternative="greater", random_state=rng)
+        # both are estimates of one exact p from 10,000 and 20,000 draws: 5 standard errors apart at most
+        se = math.sqrt(max(result.pvalue * (1 - result.pvalue), 1e-4) * (1 / 10000 + 1 / 20000))
+        assert abs(r["p_value"] - result.pvalue) <= 5 * se + 2e-4, (r, result.pvalue)
+        checked += 1
+    assert checked >= 10
