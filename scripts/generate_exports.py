@@ -21,6 +21,7 @@ Files written to ``--out`` (files of the same names are replaced; stale
     generation_annotations[_partNNN].csv|parquet  one row per (record, annotator)
     annotators.csv         annotator_id, annotator_kind, role, display_name
     records.csv            record_uuid, task_type, model_uncertainty, is_adversarial, tier
+                           (with --runs N > 1 also run_id, query_id)
     expected_status.csv    every row that is not accepted, with its expected status
     summary.json           parameters, row counts, expected status counts per task
 
@@ -66,7 +67,9 @@ Content:
   those that ADR-001 routes to the gold tier under the default vars (gold
   task type, model_uncertainty >= 0.65, is_adversarial, or an explicit
   ``tier_b``); the others match no rule (about 3 % carry an explicit
-  ``tier_a`` that wins over a gold task type).
+  ``tier_a`` that wins over a gold task type).  With ``--runs N`` (N > 1)
+  record i is in run ``r<i mod N + 1>`` and answers query ``q<i div N>``: the
+  runs answer the same queries, each with its own labels (run comparison).
 
 Deliberately bad rows (``--bad-rate``: the share of rows that end not
 accepted): a record hosts at most one defect scenario per export; the kinds
@@ -854,7 +857,9 @@ class Generator:
 
     def record(self, i: int, seg) -> None:
         rec = self.plan()
-        seg[1].append(rec["records_row"])
+        runs = self.args.runs
+        seg[1].append(rec["records_row"] if runs == 1
+                      else rec["records_row"][:-1] + f",r{i % runs + 1},q{i // runs}\n".encode())
         rate = self.args.bad_rate
         for task in TASKS:
             lines, n, entries = seg[2][task]
@@ -1404,6 +1409,10 @@ def parse_args(argv=None):
                    help="worker processes generating blocks of 1000 records in parallel; the "
                         "output does not depend on it (default: min(2, CPUs), here "
                         f"{min(2, os.cpu_count() or 1)})")
+    p.add_argument("--runs", type=int, default=1,
+                   help="evaluation runs: with N > 1, records.csv gains run_id and query_id, record i "
+                        "is in run r<i mod N + 1> and answers query q<i div N>, so the runs answer "
+                        "the same queries with their own labels (default: 1, no run columns)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress and no summary (errors only)")
     args = p.parse_args(argv)
@@ -1424,6 +1433,8 @@ def parse_args(argv=None):
         problems.append("--dual-rate > 0 needs --annotators >= 2 (or pass --dual-rate 0)")
     if args.jobs < 1:
         problems.append("--jobs must be >= 1")
+    if args.runs < 1:
+        problems.append("--runs must be >= 1")
     if problems:
         p.error("; ".join(problems))
     return args
@@ -1517,7 +1528,8 @@ def main(argv=None) -> int:
     gen = Generator(args)
     humans = gen.humans
     write_annotators(out / "annotators.csv", humans)
-    (out / "records.csv").write_text(",".join(COLUMNS["records"]) + "\n", encoding="utf-8")
+    records_columns = COLUMNS["records"] + (["run_id", "query_id"] if args.runs > 1 else [])
+    (out / "records.csv").write_text(",".join(records_columns) + "\n", encoding="utf-8")
     results = blocks_in_order(args, gen)
     converter = ThreadPoolExecutor(max_workers=1) if args.format == "parquet" else None
     futures = []

@@ -19,7 +19,7 @@ of the same data:
 Data sets: ``sample`` (the project's seeds), ``edge`` (tests/python/fixtures/edge_cases: bad
 timestamps, offsets, impossible dates, blank values, every reason code), ``edge_repair`` (the
 same with ``constraint_policy: repair``, Postgres only) and ``generated`` (a small export of
-scripts/generate_exports.py loaded as seeds: quotes, commas, line breaks and umlauts inside
+scripts/generate_exports.py in two runs, loaded as seeds: quotes, commas, line breaks and umlauts inside
 texts, several boolean spellings, bad rows).
 
 Connection: Postgres from RAGMART_PG_* (scripts/postgres.sh start prints them), one schema per
@@ -200,7 +200,7 @@ def public_marts(project: Path) -> list[str]:
 def generated_seeds(tmp: Path) -> Path:
     out = tmp / "export"
     subprocess.run([sys.executable, str(GENERATOR), "--records", "160", "--annotators", "3", "--chunks", "5",
-                    "--seed", "29", "--bad-rate", "0.03", "--dual-rate", "0.5", "--out", str(out), "--quiet"],
+                    "--seed", "29", "--bad-rate", "0.03", "--dual-rate", "0.5", "--runs", "2", "--out", str(out), "--quiet"],
                    check=True)
     seeds = tmp / "seeds"
     seeds.mkdir()
