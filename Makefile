@@ -47,7 +47,7 @@ help:
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (README, Semantic layer)"
-	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query (docs/benchmarks.md)"
+	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 
 $(BIN)/.runtime-installed: requirements.txt
@@ -122,13 +122,16 @@ report-screenshot: $(BIN)/.runtime-installed $(BIN)/.chromium-installed
 
 # Sizes in retrieval rows, e.g. make bench BENCH_SIZES="200000 2000000"; BENCH_WORK is where the
 # exports and databases go (about 8 GB at 10M rows); each dbt build also runs under DuckDB's
-# memory_limit BENCH_MEMORY_LIMIT (empty: only the default limit).
+# memory_limit BENCH_MEMORY_LIMIT (empty: only the default limit). Then one build of a two-run export
+# (10,000 queries in each run) measures the run comparison against the rest of that build;
+# BENCH_ONLY=comparison measures only that, BENCH_ONLY=sizes everything but that.
 BENCH_SIZES ?= 200000 2000000 10000000
 BENCH_WORK ?= target/bench
 BENCH_MEMORY_LIMIT ?= 3GB
+BENCH_ONLY ?=
 bench: $(BIN)/.dev-installed
 	$(BIN)/python scripts/benchmark.py --sizes $(BENCH_SIZES) --work $(abspath $(BENCH_WORK)) \
-		$(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT))
+		$(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT)) $(if $(BENCH_ONLY),--only $(BENCH_ONLY))
 
 lint: $(BIN)/.dev-installed
 	$(BIN)/ruff check scripts tests models

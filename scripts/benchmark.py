@@ -25,8 +25,22 @@ It reports wall time, peak memory (max RSS of the process and its children), row
 each step's ratio to both floors, and writes the table to docs/benchmarks.md. Timings are
 measured, never asserted: this is a report, not a test.
 
+Then it measures the run comparison (docs/rules.md, Run comparison): one dbt build in files mode
+of an export whose records are in two runs answering the same queries (generate_exports.py
+--records N --runs 2: N / 2 queries in each run; default 20,000 records, so 10,000 pairs per
+measure), with the default vars (B = comparison_permutations = 10,000, so n_pairs · B = 1e8 =
+max_permutation_rows: the permutation test, not the normal approximation). From the build's
+run_results.json and manifest.json it adds up the node times of the run-comparison models
+(int_runs__* and run_comparison*) with their data and unit tests, and of every other node of the
+same build, and reports their ratio, the slowest comparison nodes, the build's wall time and peak
+memory, the CPU time it got and the load average around it (the machine may be shared). After
+the build (not timed) it reads run_comparison to report which p-value method its rows used.
+
 Usage: python scripts/benchmark.py [--sizes 200000 2000000 10000000] [--memory-limit 3GB] [--work DIR]
-       [--out docs/benchmarks.md]
+       [--comparison-records 20000] [--only sizes|comparison] [--out docs/benchmarks.md]
+
+--only comparison measures the run comparison alone (and rewrites only its section of the report);
+--only sizes everything else (the run comparison's section is kept).
 """
 
 from __future__ import annotations
@@ -43,6 +57,10 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 NOTES_MARKER = "<!-- notes: kept by scripts/benchmark.py -->"
+COMPARISON_START = "<!-- run comparison: written by scripts/benchmark.py -->"
+COMPARISON_END = "<!-- end of run comparison -->"
+# the run-comparison models; a test is theirs when every model it depends on is one of them
+COMPARISON_MODELS = ("int_runs__", "run_comparison")
 PYTHON = sys.executable
 DBT = str(Path(PYTHON).with_name("dbt"))
 
@@ -103,6 +121,7 @@ print(json.dumps(evaluate(Qrels(qrels), Run(run), ["ndcg_burges@10", "mrr@10"]))
 
 def measure(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dict:
     """Run cmd, return wall seconds, peak RSS (MiB) of it and its children, exit code and output tail."""
+    load_before = os.getloadavg()[0]
     started = time.perf_counter()
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
@@ -112,16 +131,18 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path | None = None) ->
         output = log.read().decode(errors="replace")
     code = os.waitstatus_to_exitcode(status)
     # ru_maxrss of wait4 covers the process and the descendants it waited for (KiB on Linux)
-    return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:]}
+    return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:],
+            "cpu_seconds": usage.ru_utime + usage.ru_stime, "load": (load_before, *os.getloadavg())}
 
 
 CORE_FLOOR = str(PROJECT / "scripts" / "core_floor.py")
 
 
-def generate(rows: int, work: Path, annotators: int, chunks: int, name: str | None = None) -> Path:
+def generate(rows: int, work: Path, annotators: int, chunks: int, name: str | None = None,
+             runs: int = 1, records: int | None = None) -> Path:
     # every record dual-annotated (as in the issue's reference case); the generator adds LLM-judge,
     # adjudicator and bad rows on top, so the actual row count is reported from its summary
-    records = max(1, rows // (annotators * chunks))
+    records = records or max(1, rows // (annotators * chunks))
     out = work / (name or f"exports_{rows}")
     summary = out / "summary.json"
     if summary.exists():
@@ -129,7 +150,7 @@ def generate(rows: int, work: Path, annotators: int, chunks: int, name: str | No
     print(f"generating {rows:,} retrieval rows into {out} ...", file=sys.stderr, flush=True)
     result = measure([PYTHON, str(PROJECT / "scripts" / "generate_exports.py"), "--records", str(records),
                       "--annotators", str(annotators), "--chunks", str(chunks), "--seed", "7", "--dual-rate", "1.0",
-                      "--format", "csv", "--out", str(out), "--quiet"])
+                      "--format", "csv", "--out", str(out), "--quiet", *(["--runs", str(runs)] if runs > 1 else [])])
     if result["exit"] != 0:
         sys.exit(f"generator failed:\n{result['output']}")
     return out
@@ -205,6 +226,128 @@ def slowest_nodes(run_results: Path, count: int = 8) -> list[tuple[str, float]]:
     return [("all nodes (sum over dbt's threads)", total), *timed[:count]]
 
 
+def is_comparison_model(unique_id: str) -> bool:
+    parts = unique_id.split(".")
+    return parts[0] == "model" and parts[2].startswith(COMPARISON_MODELS)
+
+
+def comparison_split(target: Path) -> dict | None:
+    """Node times of a dbt build split into the run comparison (its models and their tests) and the rest."""
+    run_results, manifest = target / "run_results.json", target / "manifest.json"
+    if not run_results.exists() or not manifest.exists():
+        return None
+    graph = json.loads(manifest.read_text())
+    nodes = {**graph.get("nodes", {}), **graph.get("unit_tests", {})}
+
+    def is_comparison(unique_id: str) -> bool:
+        if is_comparison_model(unique_id):
+            return True
+        if unique_id.split(".")[0] not in ("test", "unit_test"):
+            return False
+        models = [n for n in nodes.get(unique_id, {}).get("depends_on", {}).get("nodes", []) if n.startswith("model.")]
+        return bool(models) and all(is_comparison_model(n) for n in models)
+
+    split: dict = {"models": 0.0, "tests": 0.0, "rest": 0.0, "n_comparison": 0, "n_rest": 0,
+                   "comparison_nodes": [], "rest_nodes": []}
+    for r in json.loads(run_results.read_text())["results"]:
+        unique_id, seconds = r["unique_id"], r["execution_time"]
+        if is_comparison(unique_id):
+            split["models" if unique_id.startswith("model.") else "tests"] += seconds
+            split["n_comparison"] += 1
+            split["comparison_nodes"].append((node_name(unique_id), seconds))
+        else:
+            split["rest"] += seconds
+            split["n_rest"] += 1
+            split["rest_nodes"].append((node_name(unique_id), seconds))
+    for key in ("comparison_nodes", "rest_nodes"):
+        split[key].sort(key=lambda n: -n[1])
+    split["comparison"] = split["models"] + split["tests"]
+    split["ratio"] = split["comparison"] / split["rest"] if split["rest"] else None
+    return split
+
+
+def p_value_methods(database: Path) -> str:
+    """Which p-value method run_comparison's rows used, with their pairs (read after the build, not timed)."""
+    import duckdb
+
+    try:
+        with duckdb.connect(str(database), read_only=True) as con:
+            rows = con.sql("select p_value_method, count(*), min(n_pairs), max(n_pairs) from run_comparison "
+                           "group by p_value_method order by p_value_method").fetchall()
+    except duckdb.Error as error:
+        return f"run_comparison not readable ({error})"
+    return "; ".join(f"{method}: {count} rows, {low:,} to {high:,} pairs" for method, count, low, high in rows) \
+        or "run_comparison is empty"
+
+
+def run_comparison_build(args: argparse.Namespace) -> dict:
+    """The dbt build of a two-run export with the default vars, its node times split (see the module's doc)."""
+    folder = generate(args.comparison_records * args.annotators * args.chunks, args.work, args.annotators, args.chunks,
+                      name=f"exports_runs2_{args.comparison_records}", runs=2, records=args.comparison_records)
+    rows = count_rows(folder)
+    print(f"run comparison: dbt build on {args.comparison_records:,} records in 2 runs ({rows:,} retrieval rows) ...",
+          file=sys.stderr, flush=True)
+    result = run_dbt(folder, args.work)
+    result.update(rows=rows, records=args.comparison_records, split=comparison_split(args.work / "target"),
+                  methods=p_value_methods(dbt_database(folder, args.work)) if result["exit"] == 0 else "-")
+    status = "ok" if result["exit"] == 0 else f"exit {result['exit']}"
+    print(f"{'':>12}  {result['seconds']:.1f} s, {result['peak_mib']:.0f} MiB, {status}", file=sys.stderr)
+    if result["exit"] != 0:
+        print(result["output"], file=sys.stderr)
+    if result["split"] and result["split"]["ratio"] is not None:
+        split = result["split"]
+        print(f"{'':>12}  run comparison {split['comparison']:.1f} s of node time, the rest {split['rest']:.1f} s: "
+              f"ratio {split['ratio']:.2f}; {result['methods']}", file=sys.stderr)
+    return result
+
+
+def comparison_section(r: dict) -> list[str]:
+    """The report's section on the run comparison's build."""
+    queries = r["records"] // 2
+    lines = [COMPARISON_START, "", "## Run comparison", "",
+             f"One `dbt build` in files mode (every model and test) of an export of {r['records']:,} records in two runs "
+             f"answering the same {queries:,} queries (`scripts/generate_exports.py --records {r['records']} --runs 2`, "
+             f"the other arguments as above: {r['rows']:,} retrieval rows), default vars: B = comparison_permutations "
+             f"= 10,000, so n_pairs · B ≤ {queries:,} · 10,000 = max_permutation_rows and every p-value comes from the "
+             "sign-flip permutation test. Node times from the build's run_results.json, added up over dbt's threads: "
+             "the run comparison is the models int_runs__* and run_comparison* with their data and unit tests; the "
+             "rest is every other node of the same build. Measured with `python scripts/benchmark.py --only "
+             "comparison` (part of `make bench`).", ""]
+    status = "ok" if r["exit"] == 0 else f"failed (exit {r['exit']})"
+    load_before, *load_after = r["load"]
+    cpu_share = 100 * r["cpu_seconds"] / r["seconds"] if r["seconds"] else 0
+    lines += [f"Machine: {machine()}.", "",
+              f"Build: {r['seconds']:.1f} s wall, peak memory {r['peak_mib']:,.0f} MiB, {r['cpu_seconds']:.1f} s of CPU "
+              f"({cpu_share:.0f} % of the wall time; 200 % is both cores); load average {load_before:.1f} (1 min) before, "
+              f"{load_after[0]:.1f}, {load_after[1]:.1f} and {load_after[2]:.1f} (1, 5 and 15 min) after ({status}). "
+              f"P-values: {r['methods']}.", ""]
+    split = r.get("split")
+    if not split:
+        return lines + ["(no run_results.json)", "", COMPARISON_END]
+    ratio = f"{split['ratio']:.2f}" if split["ratio"] is not None else "-"
+    lines += ["| nodes | count | node time (s) |", "|---|---:|---:|",
+              f"| run comparison: models | | {split['models']:.1f} |",
+              f"| run comparison: their data and unit tests | | {split['tests']:.1f} |",
+              f"| run comparison, all | {split['n_comparison']} | {split['comparison']:.1f} |",
+              f"| the rest of the build | {split['n_rest']} | {split['rest']:.1f} |",
+              f"| **ratio run comparison / rest** | | **{ratio}** |", "",
+              "Slowest nodes of the run comparison, and of the rest (seconds):", "",
+              "| part | node | seconds |", "|---|---|---:|"]
+    lines += [f"| run comparison | {node} | {seconds:.1f} |" for node, seconds in split["comparison_nodes"][:6]]
+    lines += [f"| rest | {node} | {seconds:.1f} |" for node, seconds in split["rest_nodes"][:4]]
+    return lines + ["", COMPARISON_END]
+
+
+def with_section(text: str, section: list[str]) -> str:
+    """text with its run-comparison section replaced by section (added before the notes when it has none)."""
+    block = "\n".join(section)
+    if COMPARISON_START in text and COMPARISON_END in text:
+        head, rest = text.split(COMPARISON_START, 1)
+        return head + block + rest.split(COMPARISON_END, 1)[1]
+    head, marker, notes = text.partition(NOTES_MARKER)
+    return head.rstrip("\n") + "\n\n" + block + "\n\n" + marker + notes
+
+
 def run_ranx(folder: Path) -> dict:
     return measure([PYTHON, "-c", RANX_SCRIPT, json.dumps(retrieval_files(folder))])
 
@@ -236,6 +379,12 @@ def main() -> int:
     parser.add_argument("--memory-limit", help="also run each dbt build with DuckDB capped at this (e.g. 3GB)")
     parser.add_argument("--fixed-cost-records", type=int, default=100,
                         help="records of the tiny export that measures the build's fixed cost (0: skip)")
+    parser.add_argument("--comparison-records", type=int, default=20_000,
+                        help="records of the two-run export whose build measures the run comparison "
+                             "(default 20000: 10,000 queries in each run; 0: skip)")
+    parser.add_argument("--only", choices=["sizes", "comparison"],
+                        help="measure only the sizes (with the fixed cost) or only the run comparison; "
+                             "the other part's section of the report is kept")
     parser.add_argument("--work", type=Path, default=PROJECT / "target" / "bench", help="folder for data and databases")
     parser.add_argument("--out", type=Path, default=PROJECT / "docs" / "benchmarks.md", help="report to write")
     args = parser.parse_args()
@@ -243,14 +392,15 @@ def main() -> int:
 
     results = []
     fixed = None
-    if args.fixed_cost_records:
+    sizes = [] if args.only == "comparison" else args.sizes
+    if args.fixed_cost_records and args.only != "comparison":
         folder = generate(args.fixed_cost_records * args.annotators * args.chunks, args.work, args.annotators,
                           args.chunks, name="exports_fixed_cost")
         print(f"fixed cost: dbt build on {count_rows(folder):,} retrieval rows ...", file=sys.stderr, flush=True)
         fixed = run_dbt(folder, args.work)
         fixed.update(rows=count_rows(folder))
     dbt_step = "dbt build, files mode (all models and tests)"
-    for size in args.sizes:
+    for size in sizes:
         folder = generate(size, args.work, args.annotators, args.chunks)
         rows = count_rows(folder) or size
         steps = [("floor query (MRR@10, NDCG@10)", run_floor), ("core-job floor (scripts/core_floor.py)", run_core_floor),
@@ -280,6 +430,33 @@ def main() -> int:
             core = floors.get("core")
             result["core_ratio"] = result["seconds"] / core["seconds"] if core and core["exit"] == 0 else None
 
+    comparison = None
+    if args.comparison_records and args.only != "sizes":
+        comparison = run_comparison_build(args)
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    previous = args.out.read_text() if args.out.exists() else ""
+    if args.only == "comparison" and previous:
+        # the sizes' table and the notes stay as they are
+        text = with_section(previous, comparison_section(comparison)) if comparison else previous
+    else:
+        text = "\n".join(size_report(results, fixed)) + "\n\n" + NOTES_MARKER
+        # hand-written notes below the marker survive a new run
+        if NOTES_MARKER in previous:
+            text += previous.split(NOTES_MARKER, 1)[1]
+        if comparison:
+            text = with_section(text, comparison_section(comparison))
+        elif COMPARISON_START in previous and COMPARISON_END in previous:
+            kept = previous.split(COMPARISON_START, 1)[1].split(COMPARISON_END, 1)[0]
+            text = with_section(text, [COMPARISON_START + kept + COMPARISON_END])
+    args.out.write_text(text)
+    print(f"wrote {args.out}", file=sys.stderr)
+    measured = results + ([comparison] if comparison else [])
+    return 0 if all(r["exit"] == 0 for r in measured) else 1
+
+
+def size_report(results: list[dict], fixed: dict | None) -> list[str]:
+    """The report's table of the sizes, the fixed cost and the slowest nodes of each build."""
     lines = [
         "# Benchmarks",
         "",
@@ -319,14 +496,7 @@ def main() -> int:
         for r in timed:
             for node, seconds in r["nodes"]:
                 lines.append(f"| {r['rows']:,} | {r['step']} | {node} | {seconds:.1f} |")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    # hand-written notes below the marker survive a new run
-    notes = ""
-    if args.out.exists() and NOTES_MARKER in args.out.read_text():
-        notes = args.out.read_text().split(NOTES_MARKER, 1)[1]
-    args.out.write_text("\n".join(lines) + "\n\n" + NOTES_MARKER + notes)
-    print(f"wrote {args.out}", file=sys.stderr)
-    return 0 if all(r["exit"] == 0 for r in results) else 1
+    return lines
 
 
 if __name__ == "__main__":
