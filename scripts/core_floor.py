@@ -75,6 +75,7 @@ from collections import Counter
 from pathlib import Path
 
 import duckdb
+from make_student_t_table import committed_table  # scripts/, this script's folder
 
 K_VALUES = [1, 3, 5, 10]
 ACCEPTED_LANGUAGES = ["de", "en"]
@@ -147,34 +148,8 @@ METRIC_VALUE_COLUMNS = ["family", "metric", "k", "slice_dimension", "slice_value
 # t_0.975(df), the factor of the interval of a mean (docs/rules.md, Intervals), as
 # macros/metrics/ragmart_student_t_quantile.sql computes it. df = 1 ... 100: the table of
 # macros/metrics/ragmart_student_t_975_table.sql (scipy.stats.t.ppf(0.975, df), written by
-# scripts/make_student_t_table.py; --self-test checks this copy against it), four to a line.
-STUDENT_T_975 = [
-    12.706204736174694, 4.302652729749462, 3.1824463052837078, 2.7764451051977934,
-    2.5705818356363146, 2.4469118511449786, 2.364624251592784, 2.306004135204166,
-    2.262157162798205, 2.228138851986274, 2.200985160091639, 2.1788128296672284,
-    2.1603686564627913, 2.144786687917804, 2.131449545559776, 2.1199052992212546,
-    2.1098155778333156, 2.1009220402410382, 2.0930240544083087, 2.085963447265864,
-    2.0796138447276795, 2.0738730679040254, 2.0686576104190486, 2.0638985616280245,
-    2.0595385527532972, 2.0555294386428735, 2.0518305164802846, 2.0484071417952454,
-    2.045229642132703, 2.0422724563012378, 2.039513446396408, 2.0369333434601016,
-    2.0345152974493383, 2.0322445093177186, 2.030107928250343, 2.0280940009804502,
-    2.0261924630291093, 2.0243941639119694, 2.022690920036761, 2.021075390306273,
-    2.019540970441376, 2.0180817028184443, 2.016692199227824, 2.0153675744437636,
-    2.014103388880846, 2.012895598919429, 2.0117405137297655, 2.010634757624232,
-    2.0095752371292392, 2.008559112100761, 2.007583770315836, 2.006646805061688,
-    2.0057459953178687, 2.0048792881880564, 2.0040447832891455, 2.003240718847872,
-    2.002465459291007, 2.0017174841452356, 2.000995378088267, 2.0002978220142604,
-    1.999623584994939, 1.9989715170333788, 1.998340542520741, 1.997729654317693,
-    1.9971379083920038, 1.9965644189523117, 1.996008354025296, 1.9954689314298435,
-    1.9949454151072374, 1.994437111771186, 1.9939433678456255, 1.9934635666618719,
-    1.992997125889855, 1.992543495180932, 1.9921021540022417, 1.9916726096446642,
-    1.9912543953883846, 1.9908470688116906, 1.9904502102301285, 1.990063421254446,
-    1.9896863234569029, 1.989318557136572, 1.9889597801751624, 1.9886096669757083,
-    1.9882679074772216, 1.98793420623902, 1.9876082815890708, 1.9872898648311692,
-    1.986978699506281, 1.9866745407037683, 1.9863771544186177, 1.98608631695113,
-    1.9858018143458227, 1.985523441866604, 1.9852510035054978, 1.984984311522457,
-    1.9847231860139845, 1.9844674545084815, 1.9842169515864174, 1.9839715185235518,
-]
+# scripts/make_student_t_table.py), read from that file, so there is one copy of it.
+STUDENT_T_975 = committed_table()
 # df > 100: the Cornish-Fisher expansion t = z + g1/df + ... + g5/df^5 (Abramowitz & Stegun 26.7.5 with
 # Fisher and Cornish's fifth term), z = the 0.975 quantile of the normal distribution; the same
 # doubles as the macro's (computed the same way, written as the shortest decimal that reads back)
@@ -1011,9 +986,6 @@ SELF_TEST_RULES = {
 }
 
 
-T_TABLE_MACRO = Path(__file__).resolve().parent.parent / "macros" / "metrics" / "ragmart_student_t_975_table.sql"
-
-
 def self_test() -> list[str]:
     """Every fast path against the rule it shortcuts, on edge values, and the t quantile; the differences."""
     floor_con = duckdb.connect()
@@ -1029,15 +1001,12 @@ def self_test() -> list[str]:
 
 
 def t_quantile_self_test(floor_con: duckdb.DuckDBPyConnection) -> list[str]:
-    """student_t_975 against its sources: STUDENT_T_975 equals the project's table macro (when the script
-    is in the project), the macro gives its n-th value at df n, the expansion evaluated in Python above
+    """student_t_975 against its sources: the macro gives the n-th value of the project's table (read
+    from macros/metrics/ragmart_student_t_975_table.sql) at df n, the expansion evaluated in Python above
     df 100 (the same double), and null below 1."""
     failures = []
-    if T_TABLE_MACRO.is_file():
-        listed = T_TABLE_MACRO.read_text(encoding="utf-8").split("return([", 1)[-1].split("])", 1)[0]
-        project = [float(v) for v in listed.replace(",", " ").split()]
-        if project != STUDENT_T_975:
-            failures.append(f"t quantile: STUDENT_T_975 differs from the table of {T_TABLE_MACRO}")
+    if len(STUDENT_T_975) != 100:
+        failures.append(f"t quantile: the project's table holds {len(STUDENT_T_975)} values, not 100 (df 1 ... 100)")
     degrees = [None, -1, 0, *range(1, 1001), 5000, 65536, 10**6, 10**9]
     for df, t in floor_con.execute("select df, student_t_975(df) from unnest(?) as d(df)", [degrees]).fetchall():
         if df is None or df < 1:

@@ -8,6 +8,9 @@ the shortest decimal that reads back as the same double. Above df = 100 the macr
 ``ragmart_student_t_975`` uses the Cornish-Fisher expansion instead (error below 1e-12 there);
 tests/python/test_intervals.py checks both against scipy and that this file is up to date.
 
+The committed file is the one copy of the table: ``committed_table()`` reads it back for the
+Python that needs the same values (scripts/core_floor.py).
+
 Run it again only to change the table's range:
 
     .venv/bin/python scripts/make_student_t_table.py            # writes the macro file
@@ -44,6 +47,12 @@ def table_text(max_df: int = MAX_DF) -> str:
         "    ]) }}\n"
         "{%- endmacro %}\n"
     )
+
+
+def committed_table(path: Path = TARGET) -> list[float]:
+    """The values of the committed macro file, in order: item i is t_0.975(i + 1)."""
+    listed = path.read_text(encoding="utf-8").split("return([", 1)[1].split("])", 1)[0]
+    return [float(value) for value in listed.replace(",", " ").split()]
 
 
 def main(argv: list[str] | None = None) -> int:

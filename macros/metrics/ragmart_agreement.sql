@@ -60,6 +60,23 @@
 {%- endmacro %}
 
 {#-
+    Cohen's kappa of two label sources a and b from their counts on the n units both labelled:
+    ragmart_cohen_kappa with p_o = agreeing / n, p_a1 = positive_a / n, p_b1 = positive_b / n.
+    Null when n = 0 (a replicate without units) or p_e = 1. The arguments may be expressions
+    (e.g. a total minus one record's count); each share is parenthesised, so p_a1 p_b1 is the
+    product of the two shares whatever the expressions.
+-#}
+{% macro ragmart_cohen_kappa_from_counts(n_units, n_agreeing, n_positive_a, n_positive_b) -%}
+    case
+        when ({{ n_units }}) > 0 then {{ ragmart_cohen_kappa(
+            '(cast(' ~ n_agreeing ~ ' as ' ~ ragmart_type_double() ~ ') / (' ~ n_units ~ '))',
+            '(cast(' ~ n_positive_a ~ ' as ' ~ ragmart_type_double() ~ ') / (' ~ n_units ~ '))',
+            '(cast(' ~ n_positive_b ~ ' as ' ~ ragmart_type_double() ~ ') / (' ~ n_units ~ '))',
+        ) | indent(8) }}
+    end
+{%- endmacro %}
+
+{#-
     The body of a select of one task's accepted HUMAN rows in wide form: one row per accepted row
     of a HUMAN annotator (an id not in the annotators seed is a HUMAN annotator), with its unit,
     its role and every label of the task as a column. The base of the consensus and the tiers.

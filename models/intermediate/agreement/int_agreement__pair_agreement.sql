@@ -5,7 +5,8 @@
     uncertainty). The votes are paired in wide form (ragmart_voter_rows: one row per voter and
     unit, every label a column), so each pair of rows is joined once for all the labels of its
     task, and counted per record: the pair's counts are the sums over its records, and a record's
-    replicate (kappa without that record's shared units) is the totals minus its counts.
+    replicate (kappa without that record's shared units) is the kappa of the totals minus its
+    counts (ragmart_cohen_kappa_from_counts, as for the judges in int_judges__kappa_jackknife).
     Read by the mart annotator_pair_agreement.
 -#}
 with
@@ -71,23 +72,7 @@ totals as (
 
 ),
 
-measured as (
-
-    select
-        task,
-        label,
-        annotator_a,
-        annotator_b,
-        n_shared_units,
-        cast(n_agreeing as {{ ragmart_type_double() }}) / n_shared_units as observed_agreement,
-        cast(n_positive_a as {{ ragmart_type_double() }}) / n_shared_units as positive_share_a,
-        cast(n_positive_b as {{ ragmart_type_double() }}) / n_shared_units as positive_share_b
-
-    from totals
-
-),
-
-left_out as (
+replicates as (
 
     select
         totals.task,
@@ -95,10 +80,12 @@ left_out as (
         totals.annotator_a,
         totals.annotator_b,
         record_counts.record_uuid,
-        totals.n_shared_units - record_counts.n_shared_units as n_shared_units,
-        totals.n_agreeing - record_counts.n_agreeing as n_agreeing,
-        totals.n_positive_a - record_counts.n_positive_a as n_positive_a,
-        totals.n_positive_b - record_counts.n_positive_b as n_positive_b
+        {{ ragmart_cohen_kappa_from_counts(
+            'totals.n_shared_units - record_counts.n_shared_units',
+            'totals.n_agreeing - record_counts.n_agreeing',
+            'totals.n_positive_a - record_counts.n_positive_a',
+            'totals.n_positive_b - record_counts.n_positive_b',
+        ) | indent(8) }} as cohen_kappa
 
     from record_counts
     inner join totals
@@ -107,26 +94,6 @@ left_out as (
             and record_counts.label = totals.label
             and record_counts.annotator_a = totals.annotator_a
             and record_counts.annotator_b = totals.annotator_b
-
-),
-
-replicates as (
-
-    select
-        task,
-        label,
-        annotator_a,
-        annotator_b,
-        record_uuid,
-        case
-            when n_shared_units > 0 then {{ ragmart_cohen_kappa(
-                'cast(n_agreeing as ' ~ ragmart_type_double() ~ ') / n_shared_units',
-                'cast(n_positive_a as ' ~ ragmart_type_double() ~ ') / n_shared_units',
-                'cast(n_positive_b as ' ~ ragmart_type_double() ~ ') / n_shared_units',
-            ) | indent(16) }}
-        end as cohen_kappa
-
-    from left_out
 
 ),
 
@@ -139,25 +106,26 @@ standard_errors as (
 with_kappa as (
 
     select
-        measured.task,
-        measured.label,
-        measured.annotator_a,
-        measured.annotator_b,
-        measured.n_shared_units,
-        measured.observed_agreement,
-        {{ ragmart_cohen_kappa('measured.observed_agreement', 'measured.positive_share_a', 'measured.positive_share_b') }}
-            as cohen_kappa,
+        totals.task,
+        totals.label,
+        totals.annotator_a,
+        totals.annotator_b,
+        totals.n_shared_units,
+        cast(totals.n_agreeing as {{ ragmart_type_double() }}) / totals.n_shared_units as observed_agreement,
+        {{ ragmart_cohen_kappa_from_counts(
+            'totals.n_shared_units', 'totals.n_agreeing', 'totals.n_positive_a', 'totals.n_positive_b'
+        ) | indent(8) }} as cohen_kappa,
         standard_errors.cohen_kappa_n_replicates as kappa_n_replicates,
         standard_errors.cohen_kappa_standard_error as kappa_standard_error,
         {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
 
-    from measured
+    from totals
     inner join standard_errors
         on
-            measured.task = standard_errors.task
-            and measured.label = standard_errors.label
-            and measured.annotator_a = standard_errors.annotator_a
-            and measured.annotator_b = standard_errors.annotator_b
+            totals.task = standard_errors.task
+            and totals.label = standard_errors.label
+            and totals.annotator_a = standard_errors.annotator_a
+            and totals.annotator_b = standard_errors.annotator_b
 
 ),
 

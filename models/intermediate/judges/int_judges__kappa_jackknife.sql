@@ -2,8 +2,10 @@
     The record-clustered jackknife of each judge's Cohen's kappa against the human consensus, per
     judge, task, label and tier (all, tier_b) of int_judges__label_agreement (docs/rules.md,
     Agreement uncertainty): the number of replicates G' and the standard error. A record's
-    replicate is kappa over the compared units of the other records: the row's counts minus the
-    record's (one group-by per record and a join with the totals).
+    replicate is kappa over the compared units of the other records: the kappa of the row's counts
+    minus the record's (one group-by per record and a join with the totals), with the formula of
+    the annotator pairs (ragmart_cohen_kappa_from_counts; the judge is source a, the human
+    consensus source b).
 -#}
 with
 
@@ -77,7 +79,7 @@ totals as (
 
 ),
 
-left_out as (
+replicates as (
 
     select
         totals.annotator_id,
@@ -85,10 +87,12 @@ left_out as (
         totals.label,
         totals.tier,
         record_counts.record_uuid,
-        totals.n_units - record_counts.n_units as n_units,
-        totals.n_agreeing - record_counts.n_agreeing as n_agreeing,
-        totals.n_judge_positive - record_counts.n_judge_positive as n_judge_positive,
-        totals.n_human_positive - record_counts.n_human_positive as n_human_positive
+        {{ ragmart_cohen_kappa_from_counts(
+            'totals.n_units - record_counts.n_units',
+            'totals.n_agreeing - record_counts.n_agreeing',
+            'totals.n_judge_positive - record_counts.n_judge_positive',
+            'totals.n_human_positive - record_counts.n_human_positive',
+        ) | indent(8) }} as cohen_kappa
 
     from record_counts
     inner join totals
@@ -97,26 +101,6 @@ left_out as (
             and record_counts.task = totals.task
             and record_counts.label = totals.label
             and record_counts.tier = totals.tier
-
-),
-
-replicates as (
-
-    select
-        annotator_id,
-        task,
-        label,
-        tier,
-        record_uuid,
-        case
-            when n_units > 0 then {{ ragmart_cohen_kappa(
-                'cast(n_agreeing as ' ~ ragmart_type_double() ~ ') / n_units',
-                'cast(n_judge_positive as ' ~ ragmart_type_double() ~ ') / n_units',
-                'cast(n_human_positive as ' ~ ragmart_type_double() ~ ') / n_units',
-            ) | indent(16) }}
-        end as cohen_kappa
-
-    from left_out
 
 ),
 

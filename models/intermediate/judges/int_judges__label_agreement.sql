@@ -107,7 +107,7 @@ with_kappa as (
 
     select
         *,
-        {{ ragmart_cohen_kappa('accuracy', 'judge_prevalence', 'human_prevalence') }} as cohen_kappa
+        {{ ragmart_cohen_kappa_from_counts('n_units', 'tp + tn', 'tp + fp', 'tp + fn') }} as cohen_kappa
 
     from measured
 
