@@ -110,7 +110,8 @@ language_slices as (
 
 {#
     Each test of a language slice: its slice, its measure's column, and the test of the
-    measure's overall slice (null when that one is tested by the normal approximation).
+    measure's overall slice (null when that one is tested by the normal approximation), each
+    with its observed sum T.
 #}
 slice_tests as (
 
@@ -118,7 +119,9 @@ slice_tests as (
         language_slices.slice_index,
         measures.measure_index,
         language_tests.test_index as language_test_index,
-        overall_tests.test_index as overall_test_index
+        language_tests.difference_sum as language_difference_sum,
+        overall_tests.test_index as overall_test_index,
+        overall_tests.difference_sum as overall_difference_sum
 
     from language_slices
     inner join measures
@@ -235,7 +238,9 @@ language_sums as (
 
     select
         slice_tests.language_test_index,
+        slice_tests.language_difference_sum,
         slice_tests.overall_test_index,
+        slice_tests.overall_difference_sum,
         slice_sums.draw,
         case slice_tests.measure_index
             {%- for i in range(1, n_columns + 1) %}
@@ -253,6 +258,7 @@ test_sums as (
 
     select
         language_test_index as test_index,
+        language_difference_sum as difference_sum,
         draw,
         permuted_sum
 
@@ -262,6 +268,7 @@ test_sums as (
 
     select
         overall_test_index as test_index,
+        min(overall_difference_sum) as difference_sum,
         draw,
         sum(permuted_sum) as permuted_sum
 
@@ -273,19 +280,16 @@ test_sums as (
 
 ),
 
+{# The observed sum travels with the B sums: a join with numbered_tests here could be a nested loop over them. #}
 extreme_counts as (
 
     select
-        test_sums.test_index,
+        test_index,
         count(*) as n_permutations,
-        sum(
-            case when abs(test_sums.permuted_sum) >= abs(numbered_tests.difference_sum) - 1e-12 then 1 else 0 end
-        ) as n_extreme
+        sum(case when abs(permuted_sum) >= abs(difference_sum) - 1e-12 then 1 else 0 end) as n_extreme
 
     from test_sums
-    inner join numbered_tests
-        on test_sums.test_index = numbered_tests.test_index
-    group by test_sums.test_index
+    group by test_index
 
 ),
 
