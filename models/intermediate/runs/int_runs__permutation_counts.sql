@@ -12,6 +12,12 @@
     cores, the columns 6 s (the md5 of the 100M signs takes 28 s either way; docs/benchmarks.md).
     The language slices are summed first; the overall sum of a draw is the sum of its languages,
     since the languages split the pairs.
+
+    The B rows per slice and test are grouped and joined by integers (slice_index, test_index),
+    not by the texts of the runs, family, metric and slice: PostgreSQL sorts those texts with the
+    database's linguistic collation, which took minutes for the 2.3M rows of a small export. The
+    signs are computed once per draw and key (ragmart_cte_materialized): PostgreSQL would
+    otherwise copy the md5 into each of the M sums of every row.
 -#}
 {%- set n_permutations = ragmart_comparison_permutations() %}
 {%- set n_columns = ragmart_max_measures_per_family() %}
@@ -55,43 +61,123 @@ measures as (
 
 ),
 
-{# The pairs of the language slices that are tested by permutation (every pair of a measure whose overall slice is). #}
-permuted_pairs as (
+{# Every test by permutation with a number, by which the permuted sums find it. #}
+numbered_tests as (
 
     select
-        paired_queries.baseline_run_id,
-        paired_queries.candidate_run_id,
-        paired_queries.family,
-        paired_queries.language,
-        paired_queries.pairing_key,
-        paired_queries.difference,
-        measures.measure_index
+        baseline_run_id,
+        candidate_run_id,
+        family,
+        metric,
+        k,
+        slice_dimension,
+        slice_value,
+        difference_sum,
+        row_number() over (
+            order by baseline_run_id, candidate_run_id, family, metric, k, slice_dimension, slice_value
+        ) as test_index
 
-    from paired_queries
-    inner join measures
-        on
-            paired_queries.family = measures.family
-            and paired_queries.metric = measures.metric
-            and coalesce(paired_queries.k, 0) = coalesce(measures.k, 0)
-    inner join comparison_tests
-        on
-            paired_queries.baseline_run_id = comparison_tests.baseline_run_id
-            and paired_queries.candidate_run_id = comparison_tests.candidate_run_id
-            and paired_queries.family = comparison_tests.family
-            and paired_queries.metric = comparison_tests.metric
-            and coalesce(paired_queries.k, 0) = coalesce(comparison_tests.k, 0)
-            and comparison_tests.slice_dimension = 'language'
-            and paired_queries.language = comparison_tests.slice_value
+    from comparison_tests
 
 ),
 
-key_differences as (
+tested_languages as (
+
+    select distinct
+        baseline_run_id,
+        candidate_run_id,
+        family,
+        slice_value as language
+
+    from comparison_tests
+    where slice_dimension = 'language'
+
+),
+
+{# The language slices (pair of runs, family, language) with a test by permutation, numbered. #}
+language_slices as (
 
     select
         baseline_run_id,
         candidate_run_id,
         family,
         language,
+        row_number() over (order by baseline_run_id, candidate_run_id, family, language) as slice_index
+
+    from tested_languages
+
+),
+
+{#
+    Each test of a language slice: its slice, its measure's column, and the test of the
+    measure's overall slice (null when that one is tested by the normal approximation), each
+    with its observed sum T.
+#}
+slice_tests as (
+
+    select
+        language_slices.slice_index,
+        measures.measure_index,
+        language_tests.test_index as language_test_index,
+        language_tests.difference_sum as language_difference_sum,
+        overall_tests.test_index as overall_test_index,
+        overall_tests.difference_sum as overall_difference_sum
+
+    from language_slices
+    inner join measures
+        on language_slices.family = measures.family
+    inner join numbered_tests as language_tests
+        on
+            language_slices.baseline_run_id = language_tests.baseline_run_id
+            and language_slices.candidate_run_id = language_tests.candidate_run_id
+            and language_slices.family = language_tests.family
+            and language_slices.language = language_tests.slice_value
+            and language_tests.slice_dimension = 'language'
+            and measures.metric = language_tests.metric
+            and coalesce(measures.k, 0) = coalesce(language_tests.k, 0)
+    left join numbered_tests as overall_tests
+        on
+            language_slices.baseline_run_id = overall_tests.baseline_run_id
+            and language_slices.candidate_run_id = overall_tests.candidate_run_id
+            and language_slices.family = overall_tests.family
+            and overall_tests.slice_dimension = 'overall'
+            and measures.metric = overall_tests.metric
+            and coalesce(measures.k, 0) = coalesce(overall_tests.k, 0)
+
+),
+
+{# The pairs of the tested language slices (every pair of a measure whose overall slice is tested). #}
+permuted_pairs as (
+
+    select
+        slice_tests.slice_index,
+        slice_tests.measure_index,
+        paired_queries.pairing_key,
+        paired_queries.difference
+
+    from paired_queries
+    inner join language_slices
+        on
+            paired_queries.baseline_run_id = language_slices.baseline_run_id
+            and paired_queries.candidate_run_id = language_slices.candidate_run_id
+            and paired_queries.family = language_slices.family
+            and paired_queries.language = language_slices.language
+    inner join measures
+        on
+            paired_queries.family = measures.family
+            and paired_queries.metric = measures.metric
+            and coalesce(paired_queries.k, 0) = coalesce(measures.k, 0)
+    inner join slice_tests
+        on
+            language_slices.slice_index = slice_tests.slice_index
+            and measures.measure_index = slice_tests.measure_index
+
+),
+
+key_differences as (
+
+    select
+        slice_index,
         pairing_key,
         {%- for i in range(1, n_columns + 1) %}
         sum(case when measure_index = {{ i }} then difference end) as difference_{{ i }}{% if not loop.last %},{% endif %}
@@ -99,10 +185,7 @@ key_differences as (
 
     from permuted_pairs
     group by
-        baseline_run_id,
-        candidate_run_id,
-        family,
-        language,
+        slice_index,
         pairing_key
 
 ),
@@ -121,7 +204,7 @@ permuted_keys as (
 
 ),
 
-signs as (
+signs as {{ ragmart_cte_materialized() }}(
 
     select
         draws.draw,
@@ -133,13 +216,10 @@ signs as (
 
 ),
 
-language_sums as (
+slice_sums as (
 
     select
-        key_differences.baseline_run_id,
-        key_differences.candidate_run_id,
-        key_differences.family,
-        key_differences.language,
+        key_differences.slice_index,
         signs.draw,
         {%- for i in range(1, n_columns + 1) %}
         sum(signs.sign * key_differences.difference_{{ i }}) as permuted_sum_{{ i }}{% if not loop.last %},{% endif %}
@@ -149,109 +229,86 @@ language_sums as (
     inner join signs
         on key_differences.pairing_key = signs.pairing_key
     group by
-        key_differences.baseline_run_id,
-        key_differences.candidate_run_id,
-        key_differences.family,
-        key_differences.language,
+        key_differences.slice_index,
         signs.draw
 
 ),
 
-measure_sums as (
+language_sums as (
 
     select
-        language_sums.baseline_run_id,
-        language_sums.candidate_run_id,
-        language_sums.family,
-        measures.metric,
-        measures.k,
-        language_sums.language,
-        language_sums.draw,
-        case measures.measure_index
+        slice_tests.language_test_index,
+        slice_tests.language_difference_sum,
+        slice_tests.overall_test_index,
+        slice_tests.overall_difference_sum,
+        slice_sums.draw,
+        case slice_tests.measure_index
             {%- for i in range(1, n_columns + 1) %}
-            when {{ i }} then language_sums.permuted_sum_{{ i }}
+            when {{ i }} then slice_sums.permuted_sum_{{ i }}
             {%- endfor %}
         end as permuted_sum
 
-    from language_sums
-    inner join measures
-        on language_sums.family = measures.family
+    from slice_sums
+    inner join slice_tests
+        on slice_sums.slice_index = slice_tests.slice_index
 
 ),
 
-slice_sums as (
+test_sums as (
 
     select
-        baseline_run_id,
-        candidate_run_id,
-        family,
-        metric,
-        k,
-        'language' as slice_dimension,
-        language as slice_value,
+        language_test_index as test_index,
+        language_difference_sum as difference_sum,
         draw,
         permuted_sum
 
-    from measure_sums
-    where permuted_sum is not null
+    from language_sums
 
     union all
 
     select
-        baseline_run_id,
-        candidate_run_id,
-        family,
-        metric,
-        k,
-        'overall' as slice_dimension,
-        'all' as slice_value,
+        overall_test_index as test_index,
+        min(overall_difference_sum) as difference_sum,
         draw,
         sum(permuted_sum) as permuted_sum
 
-    from measure_sums
+    from language_sums
+    where overall_test_index is not null
     group by
-        baseline_run_id,
-        candidate_run_id,
-        family,
-        metric,
-        k,
+        overall_test_index,
         draw
+
+),
+
+{# The observed sum travels with the B sums: a join with numbered_tests here could be a nested loop over them. #}
+extreme_counts as (
+
+    select
+        test_index,
+        count(*) as n_permutations,
+        sum(case when abs(permuted_sum) >= abs(difference_sum) - 1e-12 then 1 else 0 end) as n_extreme
+
+    from test_sums
+    group by test_index
 
 ),
 
 final as (
 
     select
-        comparison_tests.baseline_run_id,
-        comparison_tests.candidate_run_id,
-        comparison_tests.family,
-        comparison_tests.metric,
-        comparison_tests.k,
-        comparison_tests.slice_dimension,
-        comparison_tests.slice_value,
-        count(*) as n_permutations,
-        sum(
-            case when abs(slice_sums.permuted_sum) >= abs(comparison_tests.difference_sum) - 1e-12 then 1 else 0 end
-        ) as n_extreme
+        numbered_tests.baseline_run_id,
+        numbered_tests.candidate_run_id,
+        numbered_tests.family,
+        numbered_tests.metric,
+        numbered_tests.k,
+        numbered_tests.slice_dimension,
+        numbered_tests.slice_value,
+        extreme_counts.n_permutations,
+        extreme_counts.n_extreme
 
-    from comparison_tests
-    inner join slice_sums
-        on
-            comparison_tests.baseline_run_id = slice_sums.baseline_run_id
-            and comparison_tests.candidate_run_id = slice_sums.candidate_run_id
-            and comparison_tests.family = slice_sums.family
-            and comparison_tests.metric = slice_sums.metric
-            and coalesce(comparison_tests.k, 0) = coalesce(slice_sums.k, 0)
-            and comparison_tests.slice_dimension = slice_sums.slice_dimension
-            and comparison_tests.slice_value = slice_sums.slice_value
-    group by
-        comparison_tests.baseline_run_id,
-        comparison_tests.candidate_run_id,
-        comparison_tests.family,
-        comparison_tests.metric,
-        comparison_tests.k,
-        comparison_tests.slice_dimension,
-        comparison_tests.slice_value
+    from numbered_tests
+    inner join extreme_counts
+        on numbered_tests.test_index = extreme_counts.test_index
 
 )
 

@@ -13,6 +13,7 @@ of the same data:
 * every public mart (``access: public`` in the manifest): the same columns in the same order,
   the same rows, text, integers, booleans, dates and timestamps equal, doubles equal to 1e-9
   (absolute or relative); ``rejected_annotations`` exactly, ``annotation_row_id`` included;
+  ``run_comparison``'s permutation p-values exactly (EXACT_COLUMNS);
 * every seed, model, data test and unit test ends with the same status (a test that fails or
   warns on DuckDB must fail or warn on the engine, and no other).
 
@@ -131,6 +132,32 @@ def _equal(a, b, exact: bool) -> bool:
     return type(a) is type(b) and a == b
 
 
+def run_comparison_exact(rows: list[dict]):
+    """The columns of a run_comparison row that must be equal to the last bit on every engine.
+
+    A permutation p-value is (1 + n_extreme) / (B + 1) with n_extreme counted over md5 signs that
+    every engine computes alike, so an engine must give the same double; so is Holm's
+    adjustment in a family (pair of runs and slice) whose p-values are all permutation ones: the
+    running maximum of min(1, integer × p), exact in IEEE doubles. A family with a normal
+    approximation (Φ, differing in the last bits between engines) keeps the 1e-9 tolerance.
+    """
+    def family(row: dict) -> tuple:
+        return row["baseline_run_id"], row["candidate_run_id"], row["slice_dimension"], row["slice_value"]
+
+    approximated = {family(row) for row in rows if row["p_value_method"] != "permutation"}
+
+    def exact(row: dict) -> set[str]:
+        if row["p_value_method"] != "permutation":
+            return set()
+        return {"p_value"} if family(row) in approximated else {"p_value", "p_value_holm"}
+
+    return exact
+
+
+# Marts with columns compared exactly in some rows: mart -> (DuckDB's rows as dicts -> (row -> columns)).
+EXACT_COLUMNS = {"run_comparison": run_comparison_exact}
+
+
 def compare_mart(name: str, reference: tuple[list[str], list[tuple]], other: tuple[list[str], list[tuple]],
                  engine: str, exact: bool = False, limit: int = 10) -> list[str]:
     """Differences between DuckDB's rows of a mart and an engine's, as readable lines."""
@@ -152,9 +179,11 @@ def compare_mart(name: str, reference: tuple[list[str], list[tuple]], other: tup
         for row in [r for r in got_sorted if _sort_key(r) not in ref_keys][:limit]:
             problems.append(f"{name}: only on {engine}: {dict(zip(columns, row))}")
         return problems
+    exact_in = EXACT_COLUMNS[name]([dict(zip(columns, r)) for r in ref_sorted]) if name in EXACT_COLUMNS else None
     for ref_row, row in zip(ref_sorted, got_sorted):
+        exact_columns = exact_in(dict(zip(columns, ref_row))) if exact_in else set()
         for column, a, b in zip(columns, ref_row, row):
-            if not _equal(a, b, exact):
+            if not _equal(a, b, exact or column in exact_columns):
                 key = {c: v for c, v in zip(columns, ref_row) if not isinstance(v, float)}
                 problems.append(f"{name}: row {key}: {column} is {a!r} on duckdb, {b!r} on {engine}")
                 if len(problems) >= limit:
@@ -412,6 +441,22 @@ def test_comparison_catches_differences():
     assert compare_mart("m", reference, tiny, "x", exact=True)
     assert compare_mart("m", reference, (reference[0], [(1, "a", 0.5, reference[1][0][3]), reference[1][1],
                                                        (3, 3, 1 / 3, None)]), "x")
+    # run_comparison: a permutation p-value (and Holm's in an all-permutation family) exactly
+    columns = ["baseline_run_id", "candidate_run_id", "metric", "slice_dimension", "slice_value", "p_value",
+               "p_value_method", "p_value_holm"]
+    runs = (columns, [("a", "b", "ndcg", "overall", "all", 5 / 10001, "permutation", 10 / 10001),
+                      ("a", "b", "mrr", "overall", "all", 9 / 10001, "permutation", 10 / 10001),
+                      ("a", "b", "ndcg", "language", "en", 0.25, "normal", 0.5),
+                      ("a", "b", "mrr", "language", "en", 7 / 10001, "permutation", 14 / 10001)])
+    assert compare_mart("run_comparison", runs, runs, "x") == []
+    for i, column in [(0, 5), (0, 7), (1, 5), (3, 5)]:
+        nudged = [list(r) for r in runs[1]]
+        nudged[i][column] += 1e-15
+        assert compare_mart("run_comparison", runs, (columns, [tuple(r) for r in nudged]), "x"), (i, column)
+    for i, column in [(2, 5), (2, 7), (3, 7)]:
+        nudged = [list(r) for r in runs[1]]
+        nudged[i][column] += 1e-15
+        assert compare_mart("run_comparison", runs, (columns, [tuple(r) for r in nudged]), "x") == [], (i, column)
     assert compare_statuses({"test.a": "pass", "test.b": "warn"}, {"test.a": "pass", "test.b": "pass"}, "x") == \
         ["test.b: warn on duckdb, pass on x"]
     assert compare_statuses({"test.a": "pass"}, {}, "x") == ["test.a: pass on duckdb, not run on x"]
