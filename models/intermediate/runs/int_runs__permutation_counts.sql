@@ -9,7 +9,8 @@
     family as columns (difference_1 … difference_M, M = ragmart_max_measures_per_family()), so
     that each sign multiplies M differences in one pass: at 10,000 keys and B = 10,000, one
     measure per row (a long join of the signs with every measure's differences) took 53 s on two
-    cores, the columns 6 s (the md5 of the 100M signs takes 28 s either way; docs/benchmarks.md).
+    cores, the columns 6 s (the md5 of the 100M signs takes 28 s either way; docs/benchmarks.md,
+    Run comparison).
     The language slices are summed first; the overall sum of a draw is the sum of its languages,
     since the languages split the pairs.
 
