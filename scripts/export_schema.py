@@ -37,7 +37,7 @@ COLUMNS = {
     "generation": ["record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
                    *LABELS["generation"], "notes"],
     "annotators": ["annotator_id", "annotator_kind", "role", "display_name"],
-    "records": ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier", "run_id", "query_id"],
+    "records": ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"],
 }
 
 # Columns that must not be empty (after trimming): `missing:<column>` otherwise.

@@ -1762,14 +1762,17 @@ def main(argv=None) -> int:
     if not out.is_absolute():
         out = PROJECT_ROOT / out
     out.mkdir(parents=True, exist_ok=True)
-    tables = {fam: [[r.values[c] for c in COLUMNS[fam]] for r in rows[fam]]
+    # records.csv also names each record's evaluation run and question (optional columns of the
+    # records input, docs/rules.md, Runs; export_schema lists the routing columns the tools write)
+    columns = {**COLUMNS, "records": [*COLUMNS["records"], "run_id", "query_id"]}
+    tables = {fam: [[r.values[c] for c in columns[fam]] for r in rows[fam]]
               for fam in FAMILIES + ("records",)}
     tables["annotators"] = [list(a) for a in ANNOTATORS]
     for name, table in tables.items():
         path = out / FILES[name]
-        write_csv(path, COLUMNS[name], table)
+        write_csv(path, columns[name], table)
         back = read_csv(path)
-        if back != [COLUMNS[name]] + table:
+        if back != [columns[name]] + table:
             print(f"Round trip failed for {path}", file=sys.stderr)
             return 1
         if b"\r" in path.read_bytes():
