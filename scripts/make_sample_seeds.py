@@ -193,6 +193,30 @@ FIXTURE_PROTOCOL = {
 # records left out of records.csv besides the ones drawn in plan()
 FIXED_NOT_IN_RECORDS = ("minwage_en", "databreach", "supplychain", "hundesteuer")
 
+# --------------------------------------------------------------------------
+# Evaluation runs (docs/rules.md, Runs): every record above is run RUN_V1; run RUN_V2 answers the
+# same questions again with a changed retriever and answer model (new records, same query_id and
+# query text). Both names sort before the var default_run_id (`default`), the run of the records
+# without an accepted records.csv row, so that RUN_V1 is the baseline of the run comparison.
+# --------------------------------------------------------------------------
+RUN_V1, RUN_V2 = "bot-v1", "bot-v2"
+V2_WEEK = 16  # RUN_V2 is labelled in 2025-W16, one HUMAN annotator per record (triage)
+V2_ANNOTATORS = (H1, H2, H4)
+V2_NOT_ANSWERED = ("organspende", "weather")  # questions of RUN_V1 that RUN_V2 does not answer
+# questions whose first record has no records.csv row (run `default`): RUN_V2 answers them, so in
+# the comparison of RUN_V2 with RUN_V1 they are RUN_V2's only
+V2_EXTRA = ("pension45", "buergergeld_en")
+# the changed retriever: it drops every misleading (outdated) chunk, and it ranks the first
+# sufficient chunk first (promote) or one place lower (demote: swapped with the chunk after it)
+V2_PROMOTE = ("erbrecht", "security_strategy", "minijob_en", "taxid", "widerruf", "ukraine_jobs",
+              "kindergeld_en", "escooter", "ffp", "briefwahl", "geg")
+V2_DEMOTE = ("grundfreibetrag", "kurzarbeit", "mindestlohn", "rente63", "plastiktueten", "wohngeld",
+             "mutterschutz")
+# the changed answer model: it cites the source where RUN_V1's answer did not (better), and it
+# stops after the first sentence of RUN_V1's answer (worse: incomplete, not helpful, no citation)
+V2_CITE = ("briefwahl", "mindestlohn", "minijob_en")
+V2_TERSE = ("chancenkarte", "taxid", "hitze")
+
 RET_NOTES = {
     "de": {
         "S": ["Beantwortet die Frage direkt.", "Enthält die gesuchte Angabe, Stand aktuell."],
@@ -344,6 +368,8 @@ class Record:
     week: int = 0  # ISO week (2025) of the annotators' sessions
     route: str = ""  # how records.csv routes it (see plan())
     meta: dict | None = None  # its records.csv row, None when it has no accepted row there
+    run: str = RUN_V1  # the evaluation run its records.csv row names (RUN_V1 or RUN_V2)
+    base_key: str = ""  # the topic key of the question (the same in both runs)
 
     @property
     def key(self) -> str:
@@ -431,20 +457,24 @@ def build_records() -> list[Record]:
                 rec.can_answer.append(1 if r < 0.92 else 0)
             else:
                 rec.can_answer.append(1 if r > 0.93 else 0)
-        # context set: chunks grouped by publication, in rank order
-        groups = {}
-        for ch in rec.chunks:
-            groups.setdefault(ch.doc_id, []).append(ch)
-        parts = []
-        for doc, chs in groups.items():
-            if doc:
-                head = f"{doc} – {chs[0].title}"
-            else:
-                head = "(ohne Katalognummer)" if t.lang == "de" else "(no catalogue number)"
-            parts.append(head + "\n" + "\n".join(c.text for c in chs))
-        rec.context_set = " [SEP] ".join(parts)
+        rec.context_set = context_set_of(rec.chunks, t.lang)
         records.append(rec)
     return records
+
+
+def context_set_of(chunks: list, lang: str) -> str:
+    """The context set as the model saw it: chunks grouped by publication, in rank order."""
+    groups = {}
+    for ch in chunks:
+        groups.setdefault(ch.doc_id, []).append(ch)
+    parts = []
+    for doc, chs in groups.items():
+        if doc:
+            head = f"{doc} – {chs[0].title}"
+        else:
+            head = "(ohne Katalognummer)" if lang == "de" else "(no catalogue number)"
+        parts.append(head + "\n" + "\n".join(c.text for c in chs))
+    return " [SEP] ".join(parts)
 
 
 def week_start(week: int) -> datetime:
@@ -568,6 +598,9 @@ def plan(records: list[Record]) -> None:
         r.meta = meta
     # one gold-by-task-type record also exactly at the threshold
     krng.choice([r for r in records if r.route == "gold_task_type"]).meta["model_uncertainty"] = "0.65"
+    for r in records:  # every records.csv row names the run and the question
+        if r.meta is not None:
+            r.meta.update(run_id=RUN_V1, query_id=query_id(r.key))
 
     # disagreements on the gold tier (dual-annotated records)
     drng = rng_for("disagreements")
@@ -655,6 +688,72 @@ def plan(records: list[Record]) -> None:
         candidates = [r for r in free if ann in r.humans]
         for r in rng.sample(candidates, 2):
             r.sessions[ann].spelling = spelling
+
+
+def v2_chunks(src: Record) -> list:
+    """RUN_V2's retrieved chunks for the question of `src`: (chunk, truth, can_answer) in rank order."""
+    items = [item for item in zip(src.chunks, src.truth, src.can_answer) if item[1] != (1, 0, 1)]
+    first = next((i for i, item in enumerate(items) if item[1] == (1, 1, 0)), None)
+    if src.key in V2_PROMOTE:
+        assert first not in (None, 0), src.key
+        items.insert(0, items.pop(first))
+    elif src.key in V2_DEMOTE:
+        assert first is not None and first + 1 < len(items), src.key
+        items[first], items[first + 1] = items[first + 1], items[first]
+    return items
+
+
+def v2_answer(topic: Topic) -> tuple[str, str, str]:
+    """RUN_V2's answer to the question of `topic`, with its grounding and generation labels."""
+    answer, grounding, generation = topic.answer, topic.grounding, topic.generation
+    if topic.key in V2_CITE:
+        assert grounding == "10000", topic.key
+        source = "Quelle" if topic.lang == "de" else "Source"
+        answer = f"{answer.rstrip('.')} ({source}: {topic.doc_id})."
+        grounding = "10010"
+    elif topic.key in V2_TERSE:
+        assert grounding == "10010" and generation == "11100", topic.key
+        answer = re.match(r".+?[.!?](?=\s+[A-ZÄÖÜ]|$)", answer).group(0)
+        assert "(Quelle" not in answer and "(Source" not in answer, topic.key
+        grounding, generation = "10000", "11010"
+    return answer, grounding, generation
+
+
+def query_id(key: str) -> str:
+    """The query_id of a question in records.csv (the same in both runs)."""
+    return f"q-{key}"
+
+
+def build_v2(records: list[Record]) -> list[Record]:
+    """The records of RUN_V2: the questions of RUN_V1's records (less V2_NOT_ANSWERED, plus
+    V2_EXTRA), answered again, each labelled by one HUMAN annotator in V2_WEEK (tier_a: records.csv
+    gives run and query only, so no routing rule matches)."""
+    in_v1 = [r for r in records if r.meta is not None and r.route not in ("bad_high", "bad_gold", "bad_duplicate")]
+    chosen = [r for r in in_v1 if r.key not in V2_NOT_ANSWERED] + [r for r in records if r.key in V2_EXTRA]
+    for key in V2_PROMOTE + V2_DEMOTE + V2_CITE + V2_TERSE:
+        assert any(r.key == key for r in chosen), key
+    out = []
+    for src in chosen:
+        answer, grounding, generation = v2_answer(src.topic)
+        topic = replace(src.topic, key=src.key + "@" + RUN_V2, answer=answer, grounding=grounding,
+                        generation=generation, gnote="", nnote="")
+        items = v2_chunks(src)
+        rng = rng_for("v2", src.key)
+        rec = Record(topic=topic, uuid=stable_uuid("record", src.key, RUN_V2),
+                     chunks=[c for c, _, _ in items], truth=[t for _, t, _ in items],
+                     ranks=list(range(1, len(items) + 1)), can_answer=[a for _, _, a in items],
+                     context_set=context_set_of([c for c, _, _ in items], src.lang),
+                     humans=[rng.choice(V2_ANNOTATORS)], tier="tier_a", week=V2_WEEK, run=RUN_V2,
+                     base_key=src.key)
+        rec.meta = {"task_type": "", "model_uncertainty": "", "is_adversarial": "", "tier": "",
+                    "run_id": RUN_V2, "query_id": query_id(src.key)}
+        ann = rec.humans[0]
+        start = week_start(V2_WEEK) + timedelta(days=rng.choice([0, 1, 2, 3]), hours=rng.randint(7, 15),
+                                                minutes=rng.randint(0, 59), seconds=rng.randint(0, 59))
+        lang = "" if src.key in LANGUAGE_NEVER_SET else src.lang
+        rec.sessions[ann] = Session(start, rng.choice(TS_STYLES[ann]), rng.choice(SPELLING_CHOICES[ann]), lang)
+        out.append(rec)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -1251,7 +1350,8 @@ def build_record_rows(records: list[Record]) -> list[Row]:
         if r is lost:
             rows.append(mark(Row("records", {
                 "record_uuid": "", "task_type": "rag_synthesis", "model_uncertainty": "0.55",
-                "is_adversarial": "false", "tier": ""}, r.key), "T01", "missing:record_uuid",
+                "is_adversarial": "false", "tier": "", "run_id": RUN_V1, "query_id": query_id(r.key)},
+                r.key), "T01", "missing:record_uuid",
                 "record_uuid empty (meant for this record, which is otherwise not in records.csv)"))
         if r.meta is None:
             continue
@@ -1286,7 +1386,7 @@ def parse_record_row(v: dict):
     if tier and tier not in ("tier_a", "tier_b"):
         reasons.add("invalid_tier")
     parsed = (v["task_type"], float(unc) if unc and DECIMAL_RE.fullmatch(unc) else None, adv,
-              tier or None)
+              tier or None, v["run_id"].strip() or None, v["query_id"].strip() or None)
     return reasons, parsed
 
 
@@ -1360,7 +1460,7 @@ def record_tiers(rows: dict, derived: dict) -> dict:
         for rec in present:
             m = meta.get(rec)
             if m is not None:
-                task_type, unc, adv, tier = m
+                task_type, unc, adv, tier = m[:4]
                 if tier:
                     tiers[rec] = (tier, "explicit_tier")
                 elif task_type in GOLD_TASK_TYPES:
@@ -1500,7 +1600,8 @@ def expected_lines(records: list, rows: dict, tiers: dict) -> list:
 
 
 def record_values(v: dict) -> str:
-    return ", ".join(f"{c} {v[c]!r}" for c in COLUMNS["records"][1:])
+    """The routing columns of a records.csv row (run_id and query_id: see build_v2)."""
+    return ", ".join(f"{c} {v[c]!r}" for c in ("task_type", "model_uncertainty", "is_adversarial", "tier"))
 
 
 def tier_fixture_lines(records: list, tiers: dict) -> list:
@@ -1606,7 +1707,10 @@ def main(argv=None) -> int:
     rows = build_rows(records)
     add_fixtures(records, rows)
     add_judges(records, rows)
-    rows["records"] = build_record_rows(records)
+    v2 = build_v2(records)
+    for fam, new in build_rows(v2).items():  # RUN_V2's rows come last in every export
+        rows[fam].extend(new)
+    rows["records"] = build_record_rows(records + v2)
 
     # self-check: every row must end with its declared status
     derived, derived_repair, problems = {}, {}, []
@@ -1633,12 +1737,12 @@ def main(argv=None) -> int:
                             f"{row.expect}, derived {(st, rs)}")
     tiers = record_tiers(rows, derived)
     stats = protocol_stats(rows, derived, tiers)
-    problems += protocol_problems(records, tiers, stats)
+    problems += protocol_problems(records + v2, tiers, stats)
     # the protocol cases hold under constraint_policy: repair as well
     derived_repair["records"] = derived["records"]
     tiers_repair = record_tiers(rows, derived_repair)
     problems += [f"[repair] {p}" for p in protocol_problems(
-        records, tiers_repair, protocol_stats(rows, derived_repair, tiers_repair, "repair"))]
+        records + v2, tiers_repair, protocol_stats(rows, derived_repair, tiers_repair, "repair"))]
     lines = expected_lines(records, rows, tiers)
     summary = summary_lines(rows, derived, derived_repair, tiers, stats)
     if args.print_expected:
@@ -1658,14 +1762,17 @@ def main(argv=None) -> int:
     if not out.is_absolute():
         out = PROJECT_ROOT / out
     out.mkdir(parents=True, exist_ok=True)
-    tables = {fam: [[r.values[c] for c in COLUMNS[fam]] for r in rows[fam]]
+    # records.csv also names each record's evaluation run and question (optional columns of the
+    # records input, docs/rules.md, Runs; export_schema lists the routing columns the tools write)
+    columns = {**COLUMNS, "records": [*COLUMNS["records"], "run_id", "query_id"]}
+    tables = {fam: [[r.values[c] for c in columns[fam]] for r in rows[fam]]
               for fam in FAMILIES + ("records",)}
     tables["annotators"] = [list(a) for a in ANNOTATORS]
     for name, table in tables.items():
         path = out / FILES[name]
-        write_csv(path, COLUMNS[name], table)
+        write_csv(path, columns[name], table)
         back = read_csv(path)
-        if back != [COLUMNS[name]] + table:
+        if back != [columns[name]] + table:
             print(f"Round trip failed for {path}", file=sys.stderr)
             return 1
         if b"\r" in path.read_bytes():

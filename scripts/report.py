@@ -13,7 +13,7 @@ mark. A mart that is missing or empty gives a one-line note in its section inste
 
 The charts are hand-written inline SVG, not Altair / Vega-Lite: the file then holds no script at
 all, needs no network and no JavaScript engine to show its charts (the report opens offline in any
-browser, and prints), stays small (about 0.55 MB on the sample, charts and tables together, where
+browser, and prints), stays small (about 1 MB on the sample with its three runs, charts and tables together, where
 Vega-Lite would add its JavaScript bundle of vega, vega-lite and vega-embed, several hundred kB, to
 every file), and adds no dependency to the project's locks; the tests parse every chart with
 xml.etree. Tooltips are SVG <title> elements (shown on hover).
@@ -54,7 +54,6 @@ SLICE_ORDER = ("language", "tier", "label_source")
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
 GREY = "#888888"
 ALERT = "#D55E00"
-RUN_COMPARISON_ROWS = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -114,6 +113,16 @@ def order_key(order: tuple[str, ...], value: object) -> tuple:
     """Sort the known values in `order` first, in that order, then the others by name."""
     text = "" if value is None else str(value)
     return (order.index(text) if text in order else len(order), text)
+
+
+def runs_of(rows: list[dict]) -> list[str]:
+    """The run_ids of the rows in byte order (the order in which the baseline is the first run); a
+    mart without run_id (built before the runs) gives one unnamed run."""
+    return sorted({str(r.get("run_id", "")) for r in rows}, key=lambda run: run.encode("utf-8"))
+
+
+def run_series(runs: list[str]) -> list[tuple[str, str]]:
+    return [(run or "value", PALETTE[i % len(PALETTE)]) for i, run in enumerate(runs)]
 
 
 def family_sort(rows: list[dict], *columns: str) -> list[dict]:
@@ -458,16 +467,18 @@ def _cell(value: object) -> str:
 
 
 def table(table_id: str, source: str, columns: list[str], rows: list[dict], where: dict | None = None,
-          caption: str = "") -> str:
+          caption: str = "", limit: int | None = None) -> str:
     """An HTML table of mart rows under the mart's column names. data-mart and data-where say which
-    rows of which mart it shows (`where`: column = value filters)."""
+    rows of which mart it shows (`where`: column = value filters); data-limit, when set, that it shows
+    only the first `limit` of them (sorted by difference)."""
     where = where or {}
     caption = caption or (source + (" where " + ", ".join(f"{k} = {v}" for k, v in where.items()) if where else ""))
     head = "".join(f"<th>{esc(c)}</th>" for c in columns)
     body = "".join("<tr>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>" for row in rows)
     return (f'<div class="table-wrap"><table id="{esc(table_id)}" data-mart="{esc(source)}" '
-            f'data-where="{esc(json.dumps(where, default=str))}"><caption>{esc(caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+            f'data-where="{esc(json.dumps(where, default=str))}"'
+            + (f' data-limit="{limit}" data-order="difference"' if limit is not None else "")
+            + f"><caption>{esc(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
 def wide_table(table_id: str, source: str, keys: list[str], group_column: str, groups: list[object],
@@ -534,7 +545,8 @@ METRIC_COLUMNS = ("family", "metric", "k", "slice_dimension", "slice_value", "va
 
 def section_headline(db: Database) -> Section:
     section = Section("headline", "Headline metrics", ["metric_values"],
-                      "Every metric over all resolved records (slice overall), with its 95 % interval.")
+                      "Every metric over all resolved records (slice overall), with its 95 % interval; one colour "
+                      "per evaluation run, side by side.")
     mart = db.read("metric_values", METRIC_COLUMNS)
     if isinstance(mart, str):
         section.note(mart)
@@ -543,49 +555,68 @@ def section_headline(db: Database) -> Section:
     if not rows:
         section.note("metric_values has no rows of the slice overall: nothing to show.")
         return section
+    runs = runs_of(rows)
+    run_column = ["run_id"] if "run_id" in mart.columns else []
     for family in families_of(rows):
         members = [r for r in rows if r["family"] == family]
-        chart_rows = [Row(metric_label(r), [Point(num(r["value"]), num(r["ci_lower"]), num(r["ci_upper"]),
-                                                  interval_tooltip(f"{family}: {metric_label(r)}", r, "value", "ci_lower",
-                                                                   "ci_upper", "n_units"))]) for r in members]
+        by_key: dict[tuple, dict] = {}
+        for r in members:
+            by_key.setdefault((r["metric"], r["k"]), {})[str(r.get("run_id", ""))] = r
+        chart_rows = []
+        for (metric, k), by_run in by_key.items():
+            label = metric_label({"metric": metric, "k": k})
+            chart_rows.append(Row(label, [None if run not in by_run else Point(
+                num(by_run[run]["value"]), num(by_run[run]["ci_lower"]), num(by_run[run]["ci_upper"]),
+                interval_tooltip(f"{family}: {label}" + (f", run {run}" if run else ""), by_run[run], "value",
+                                 "ci_lower", "ci_upper", "n_units")) for run in runs]))
         domain = domain_of([num(r[c]) for r in members for c in ("value", "ci_lower", "ci_upper")])
-        section.figure(forest(chart_rows, [("value", PALETTE[0])], domain, f"{family} metrics"),
+        section.figure(forest(chart_rows, run_series(runs), domain, f"{family} metrics"),
                        table(f"headline-metric_values-{len(section.parts)}", "metric_values",
-                             ["family", "metric", "k", "value", "ci_lower", "ci_upper", "n_units"], members,
+                             run_column + ["family", "metric", "k", "value", "ci_lower", "ci_upper", "n_units"],
+                             sorted(members, key=lambda r: str(r.get("run_id", "")).encode("utf-8")),
                              {"slice_dimension": "overall", "family": family}), caption=family)
     return section
 
 
 def section_retrieval_k(db: Database) -> Section:
     section = Section("retrieval-k", "Retrieval measures against K", ["retrieval_metrics", "metric_values"],
-                      "Each retrieval measure at every cut-off K, with the 95 % interval of metric_values (slice overall).")
+                      "Each retrieval measure at every cut-off K, with the 95 % interval of metric_values (slice overall); "
+                      "one chart per evaluation run.")
     mart = db.read("retrieval_metrics", ("k",), "select * from {relation} order by k")
     if isinstance(mart, str):
         section.note(mart)
         return section
+    rows = sorted(mart.rows, key=lambda r: (str(r.get("run_id", "")).encode("utf-8"), r["k"]))
     measures = [c for c in mart.columns if c.endswith("_at_k")]
     intervals = {}
     values = db.read("metric_values", METRIC_COLUMNS)
     if isinstance(values, Mart):
-        intervals = {(r["metric"], r["k"]): r for r in values.rows
+        intervals = {(str(r.get("run_id", "")), r["metric"], r["k"]): r for r in values.rows
                      if r["family"] == "retrieval" and r["slice_dimension"] == "overall"}
-    ks = [r["k"] for r in mart.rows]
-    series = []
-    for index, measure in enumerate(measures):
-        metric = measure.removesuffix("_at_k")
-        points = []
-        for row in mart.rows:
-            interval = intervals.get((metric, row["k"]), {})
-            lower, upper = num(interval.get("ci_lower")), num(interval.get("ci_upper"))
-            tooltip = (f"{measure} at k = {row['k']}: {fmt(row[measure])}\n"
-                       f"95 % interval (metric_values): [{fmt(lower)}, {fmt(upper)}]\nn_queries {fmt(row.get('n_queries'))}")
-            points.append(Point(num(row[measure]), lower, upper, tooltip))
-        series.append((measure, PALETTE[index % len(PALETTE)], points))
-    domain = domain_of([p.upper for _, _, pts in series for p in pts] + [p.lower for _, _, pts in series for p in pts]
-                       + [p.value for _, _, pts in series for p in pts])
-    chart = line_chart([str(k) for k in ks], series, domain, "retrieval measures against K", x_title="K", width=640,
-                       height=300)
-    section.figure(chart, table("retrieval_k-retrieval_metrics", "retrieval_metrics", mart.columns, mart.rows))
+    charts = []
+    runs = runs_of(rows)
+    for run in runs:   # one chart per run: the measures of several runs on one chart would be crowded
+        members = [r for r in rows if str(r.get("run_id", "")) == run]
+        series = []
+        for index, measure in enumerate(measures):
+            metric = measure.removesuffix("_at_k")
+            points = []
+            for row in members:
+                interval = intervals.get((run, metric, row["k"]), {})
+                lower, upper = num(interval.get("ci_lower")), num(interval.get("ci_upper"))
+                tooltip = ((f"run {run}: " if run else "") + f"{measure} at k = {row['k']}: {fmt(row[measure])}\n"
+                           f"95 % interval (metric_values): [{fmt(lower)}, {fmt(upper)}]\n"
+                           f"n_queries {fmt(row.get('n_queries'))}")
+                points.append(Point(num(row[measure]), lower, upper, tooltip))
+            series.append((measure, PALETTE[index % len(PALETTE)], points))
+        domain = domain_of([p.upper for _, _, pts in series for p in pts] + [p.lower for _, _, pts in series for p in pts]
+                           + [p.value for _, _, pts in series for p in pts])
+        chart = line_chart([str(r["k"]) for r in members], series, domain,
+                           "retrieval measures against K" + (f", run {run}" if run else ""), x_title="K", width=640,
+                           height=300)
+        charts.append((f"<div><h3>run {esc(run)}</h3>" if len(runs) > 1 else "<div>") + chart + "</div>")
+    section.figure(*charts)
+    section.figure(table("retrieval_k-retrieval_metrics", "retrieval_metrics", mart.columns, rows))
     return section
 
 
@@ -597,7 +628,9 @@ def section_slices(db: Database) -> Section:
     if isinstance(mart, str):
         section.note(mart)
         return section
-    overall = {(r["family"], r["metric"], r["k"]): r for r in mart.rows if r["slice_dimension"] == "overall"}
+    overall = {(str(r.get("run_id", "")), r["family"], r["metric"], r["k"]): r for r in mart.rows
+               if r["slice_dimension"] == "overall"}
+    run_column = ["run_id"] if "run_id" in mart.columns else []
     dimensions = sorted({r["slice_dimension"] for r in mart.rows if r["slice_dimension"] != "overall"},
                         key=lambda d: order_key(SLICE_ORDER, d))
     if not dimensions:
@@ -605,37 +638,48 @@ def section_slices(db: Database) -> Section:
         return section
     for dimension in dimensions:
         rows = family_sort([r for r in mart.rows if r["slice_dimension"] == dimension], "metric", "k")
+        rows.sort(key=lambda r: str(r.get("run_id", "")).encode("utf-8"))
         slice_values = sorted({r["slice_value"] for r in rows}, key=lambda v: (v is None, str(v)))
         series = [("overall", GREY)] + [(str(v), PALETTE[i % len(PALETTE)]) for i, v in enumerate(slice_values)]
-        charts = []
-        for family in families_of(rows):
-            members = [r for r in rows if r["family"] == family]
-            by_key: dict[tuple, dict] = {}
-            for r in members:
-                by_key.setdefault((r["metric"], r["k"]), {})[r["slice_value"]] = r
-            chart_rows, numbers = [], []
-            for (metric, k), by_value in by_key.items():
-                label = metric_label({"metric": metric, "k": k})
-                base = overall.get((family, metric, k))
-                points: list[Point | None] = [
-                    Point(num(base["value"]), num(base["ci_lower"]), num(base["ci_upper"]),
-                          interval_tooltip(f"{family}: {label}, overall", base, "value", "ci_lower", "ci_upper", "n_units"))
-                    if base else None]
-                for value in slice_values:
-                    r = by_value.get(value)
-                    points.append(None if r is None else Point(
-                        num(r["value"]), num(r["ci_lower"]), num(r["ci_upper"]),
-                        interval_tooltip(f"{family}: {label}, {dimension} = {value}", r, "value", "ci_lower", "ci_upper",
-                                         "n_units")))
-                numbers += [c for p in points if p for c in (p.value, p.lower, p.upper)]
-                chart_rows.append(Row(label, points))
-            charts.append(f"<div><h3>{esc(family)}</h3>"
-                          + forest(chart_rows, series, domain_of(numbers), f"{family} metrics by {dimension}") + "</div>")
-        section.figure(*charts, caption=f"by {dimension}")
-        section.figure(wide_table(f"slices-metric_values-{len(section.parts)}", "metric_values", ["family", "metric", "k"],
-                                  "slice_value", slice_values, ["value", "ci_lower", "ci_upper", "n_units"], rows,
-                                  {"slice_dimension": dimension}))
+        runs = runs_of(rows)
+        for run in runs:   # one figure per run: the slices of several runs on one chart would be crowded
+            charts = []
+            for family in families_of([r for r in rows if str(r.get("run_id", "")) == run]):
+                charts.append(slice_chart(rows, overall, series, slice_values, dimension, run, family))
+            section.figure(*charts, caption=f"by {dimension}" + (f", run {run}" if len(runs) > 1 else ""))
+        section.figure(wide_table(f"slices-metric_values-{len(section.parts)}", "metric_values",
+                                  run_column + ["family", "metric", "k"], "slice_value", slice_values,
+                                  ["value", "ci_lower", "ci_upper", "n_units"], rows, {"slice_dimension": dimension}))
     return section
+
+
+def slice_chart(rows: list[dict], overall: dict, series: list, slice_values: list, dimension: str, run: str,
+                family: str) -> str:
+    """The forest plot of one family's metrics by the values of one slice dimension, in one run."""
+    members = [r for r in rows if r["family"] == family and str(r.get("run_id", "")) == run]
+    by_key: dict[tuple, dict] = {}
+    for r in members:
+        by_key.setdefault((r["metric"], r["k"]), {})[r["slice_value"]] = r
+    chart_rows, numbers = [], []
+    in_run = f", run {run}" if run else ""
+    for (metric, k), by_value in by_key.items():
+        label = metric_label({"metric": metric, "k": k})
+        base = overall.get((run, family, metric, k))
+        points: list[Point | None] = [
+            Point(num(base["value"]), num(base["ci_lower"]), num(base["ci_upper"]),
+                  interval_tooltip(f"{family}: {label}, overall{in_run}", base, "value", "ci_lower", "ci_upper",
+                                   "n_units"))
+            if base else None]
+        for value in slice_values:
+            r = by_value.get(value)
+            points.append(None if r is None else Point(
+                num(r["value"]), num(r["ci_lower"]), num(r["ci_upper"]),
+                interval_tooltip(f"{family}: {label}, {dimension} = {value}{in_run}", r, "value", "ci_lower",
+                                 "ci_upper", "n_units")))
+        numbers += [c for p in points if p for c in (p.value, p.lower, p.upper)]
+        chart_rows.append(Row(label, points))
+    return (f"<div><h3>{esc(family)}</h3>"
+            + forest(chart_rows, series, domain_of(numbers), f"{family} metrics by {dimension}{in_run}") + "</div>")
 
 
 AGREEMENT_COLUMNS = ("task", "label", "tier", "n_units", "krippendorff_alpha", "alpha_ci_lower", "alpha_ci_upper",
@@ -839,7 +883,7 @@ def section_judges(db: Database) -> Section:
     return section
 
 
-BIAS_COLUMNS = ("annotator_id", "annotator_kind", "family", "metric", "k", "n_records", "judge_value", "judge_ci_lower",
+BIAS_COLUMNS = ("run_id", "annotator_id", "annotator_kind", "family", "metric", "k", "n_records", "judge_value", "judge_ci_lower",
                 "judge_ci_upper", "judge_n_units", "human_value", "human_ci_lower", "human_ci_upper", "human_n_units",
                 "difference")
 
@@ -848,29 +892,34 @@ def section_bias(db: Database) -> Section:
     section = Section("judge-bias", "Judge bias", ["judge_metric_values"],
                       "Each metric from a judge's labels (colour) against the same records' human value (grey), with "
                       "95 % intervals; difference = judge_value − human_value.")
-    mart = db.read("judge_metric_values", BIAS_COLUMNS)
+    mart = db.read("judge_metric_values", BIAS_COLUMNS[1:])
     if isinstance(mart, str):
         section.note(mart)
         return section
     rows = family_sort(mart.rows, "annotator_id", "metric", "k")
+    rows.sort(key=lambda r: str(r.get("run_id", "")).encode("utf-8"))
+    several_runs = len(runs_of(rows)) > 1
     charts = []
     for index, judge in enumerate(sorted({str(r["annotator_id"]) for r in rows})):
         members = [r for r in rows if str(r["annotator_id"]) == judge]
         chart_rows, numbers = [], []
         for r in members:
-            title = f"{judge}: {r['family']}, {metric_label(r)}"
+            in_run = f", run {r['run_id']}" if r.get("run_id") is not None else ""
+            title = f"{judge}: {r['family']}, {metric_label(r)}{in_run}"
             extra = ("difference", "n_records")
             human = Point(num(r["human_value"]), num(r["human_ci_lower"]), num(r["human_ci_upper"]),
                           interval_tooltip(title, r, "human_value", "human_ci_lower", "human_ci_upper", "human_n_units", *extra))
             judged = Point(num(r["judge_value"]), num(r["judge_ci_lower"]), num(r["judge_ci_upper"]),
                            interval_tooltip(title, r, "judge_value", "judge_ci_lower", "judge_ci_upper", "judge_n_units", *extra))
             numbers += [human.value, human.lower, human.upper, judged.value, judged.lower, judged.upper]
-            chart_rows.append(Row(metric_label(r), [human, judged], group=str(r["family"])))
+            chart_rows.append(Row(metric_label(r) + (f" · {r['run_id']}" if several_runs else ""), [human, judged],
+                                  group=str(r["family"])))
         charts.append(f"<div><h3>{esc(judge)}</h3>" + forest(
             chart_rows, [("human_value", GREY), ("judge_value", PALETTE[(index + 1) % len(PALETTE)])],
             domain_of(numbers), f"{judge} against the humans", width=480) + "</div>")
     section.figure(*charts)
-    section.figure(table("bias-judge_metric_values", "judge_metric_values", list(BIAS_COLUMNS), rows))
+    section.figure(table("bias-judge_metric_values", "judge_metric_values",
+                         [c for c in BIAS_COLUMNS if c in mart.columns], rows))
     return section
 
 
@@ -909,26 +958,80 @@ def section_quarantine(db: Database) -> Section:
 
 
 RUN_MARTS = ("run_comparison", "run_comparison_queries")
+COMPARISON_KEY = ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "slice_dimension", "slice_value")
+COMPARISON_COLUMNS = (*COMPARISON_KEY, "n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value",
+                      "candidate_value", "difference", "difference_ci_lower", "difference_ci_upper", "n_wins", "n_ties",
+                      "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant")
+QUERY_COLUMNS = ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "pairing_key", "query_text",
+                 "baseline_value", "candidate_value", "difference", "outcome", "baseline_record_uuids",
+                 "candidate_record_uuids")
+REGRESSION_ROWS = 50   # the regression list: the worst losses of each compared pair of runs
+
+
+def comparison_tooltip(r: dict) -> str:
+    return "\n".join([
+        f"{r['candidate_run_id']} − {r['baseline_run_id']}: {r['family']}, {metric_label(r)}",
+        f"difference {fmt(r['difference'])}  [difference_ci_lower {fmt(r['difference_ci_lower'])}, "
+        f"difference_ci_upper {fmt(r['difference_ci_upper'])}]",
+        f"baseline_value {fmt(r['baseline_value'])}, candidate_value {fmt(r['candidate_value'])}",
+        f"p_value {fmt(r['p_value'])} ({fmt(r['p_value_method'])}), p_value_holm {fmt(r['p_value_holm'])}, "
+        f"is_significant {fmt(r['is_significant'])}",
+        f"n_pairs {fmt(r['n_pairs'])}: n_wins {fmt(r['n_wins'])}, n_ties {fmt(r['n_ties'])}, n_losses {fmt(r['n_losses'])}",
+    ])
 
 
 def section_runs(db: Database) -> Section:
-    section = Section("runs", "Run comparison", list(RUN_MARTS))
-    present = [name for name in RUN_MARTS if db.has(name)]
-    if not present:
+    section = Section("runs", "Run comparison", list(RUN_MARTS),
+                      "Each evaluation run against the baseline run, per measure over the queries both answered: the "
+                      "difference candidate − baseline with its 95 % interval (filled: significant after Holm's "
+                      "adjustment, hollow: not; dashed: no difference), then the regression list, the queries with the "
+                      "largest losses, sorted by difference.")
+    if not any(db.has(name) for name in RUN_MARTS):
         section.note("The marts run_comparison and run_comparison_queries are not in this database: no run comparison to show.")
         return section
-    for name in RUN_MARTS:
-        columns, rows = db.query(f"select * from {db.relation(name)} limit {RUN_COMPARISON_ROWS + 1}") if name in present \
-            else ([], [])
-        if name not in present:
-            section.note(f"The mart {name} is not in this database.")
-        elif not rows:
-            section.note(f"The mart {name} has no rows.")
-        else:
-            shown = [dict(zip(columns, row)) for row in rows[:RUN_COMPARISON_ROWS]]
-            if len(rows) > RUN_COMPARISON_ROWS:
-                section.note(f"{name}: the first {RUN_COMPARISON_ROWS} rows.")
-            section.figure(table(f"runs-{name}", name, columns, shown))
+    mart = db.read("run_comparison", COMPARISON_COLUMNS)
+    if isinstance(mart, str):
+        section.note(mart)
+    else:
+        pairs = sorted({(r["baseline_run_id"], r["candidate_run_id"]) for r in mart.rows},
+                       key=lambda p: (str(p[0]).encode("utf-8"), str(p[1]).encode("utf-8")))
+        for baseline, candidate in pairs:
+            rows = family_sort([r for r in mart.rows if (r["baseline_run_id"], r["candidate_run_id"]) == (baseline, candidate)],
+                               "metric", "k", "slice_dimension", "slice_value")
+            overall = [r for r in rows if r["slice_dimension"] == "overall"]
+            if overall:
+                chart_rows = [Row(metric_label(r), [Point(num(r["difference"]), num(r["difference_ci_lower"]),
+                                                          num(r["difference_ci_upper"]), comparison_tooltip(r),
+                                                          hollow=r["is_significant"] is not True)], group=str(r["family"]))
+                              for r in overall]
+                numbers = [num(r[c]) for r in overall for c in ("difference", "difference_ci_lower", "difference_ci_upper")]
+                chart = forest(chart_rows, [("difference", PALETTE[0])], domain_of(numbers, (0.0, 0.0)),
+                               f"{candidate} against {baseline}", [(0.0, "no difference")], width=560)
+                section.figure(chart, caption=f"{candidate} against the baseline {baseline} (slice overall)")
+            for dimension in sorted({r["slice_dimension"] for r in rows}, key=lambda d: (d != "overall", str(d))):
+                where = {"baseline_run_id": baseline, "candidate_run_id": candidate, "slice_dimension": dimension}
+                section.figure(table(f"runs-run_comparison-{len(section.parts)}", "run_comparison",
+                                     list(COMPARISON_COLUMNS[2:]), [r for r in rows if r["slice_dimension"] == dimension],
+                                     where))
+    queries = db.read("run_comparison_queries", QUERY_COLUMNS,
+                      "select * from {relation} where outcome = 'loss'")
+    if isinstance(queries, str):
+        section.note(queries.replace("has no rows", "has no loss (outcome = 'loss')"))
+        return section
+    pairs = sorted({(r["baseline_run_id"], r["candidate_run_id"]) for r in queries.rows},
+                   key=lambda p: (str(p[0]).encode("utf-8"), str(p[1]).encode("utf-8")))
+    for baseline, candidate in pairs:
+        losses = [r for r in queries.rows if (r["baseline_run_id"], r["candidate_run_id"]) == (baseline, candidate)]
+        losses.sort(key=lambda r: (num(r["difference"]) if num(r["difference"]) is not None else 0.0,
+                                   order_key(FAMILY_ORDER, r["family"]), str(r["metric"]), r["k"] or 0,
+                                   str(r["pairing_key"])))
+        shown = losses[:REGRESSION_ROWS]
+        where = {"baseline_run_id": baseline, "candidate_run_id": candidate, "outcome": "loss"}
+        section.figure(table(f"runs-run_comparison_queries-{len(section.parts)}", "run_comparison_queries",
+                             list(QUERY_COLUMNS[2:]), shown, where,
+                             caption=f"Regression list: the {len(shown)} largest of {len(losses)} losses of {candidate} "
+                                     f"against {baseline} (run_comparison_queries where outcome = loss, sorted by "
+                                     "difference)", limit=REGRESSION_ROWS))
     return section
 
 

@@ -1,5 +1,13 @@
 """Print the dataset-level metrics of a built ragmart DuckDB file as readable tables.
 
+Every metric mart is computed per evaluation run (README, "Evaluation runs"): retrieval_metrics is
+printed with its run_id, grounding_metrics and generation_metrics with one column per run (side by
+side, in several tables when the runs do not fit the width). When the database has the mart
+run_comparison with rows, a short table per compared pair of runs follows (slice overall: the
+difference candidate - baseline with its 95 % interval, Holm's adjusted p-value, whether it is
+significant, and the queries lower in the candidate), and, from run_comparison_queries, how many
+queries are lower in the candidate on at least one measure.
+
 Every line fits 100 columns: a column name too long for that is printed under a short heading, and
 a legend line below the table names the column behind each short heading.
 
@@ -28,11 +36,28 @@ SHORT_HEADINGS = {
     "mrr_at_k": "mrr",
     "ndcg_at_k": "ndcg",
 }
+# Short headings of the comparison table (columns of run_comparison).
+COMPARISON_HEADINGS = {
+    "n_pairs": "pairs",
+    "difference": "diff",
+    "difference_ci_lower": "ci_lower",
+    "difference_ci_upper": "ci_upper",
+    "p_value_holm": "p_holm",
+    "is_significant": "signif",
+    "n_losses": "losses",
+}
+COMPARISON_COLUMNS = ("family", "metric", "k", "n_pairs", "difference", "difference_ci_lower",
+                      "difference_ci_upper", "p_value_holm", "is_significant", "n_losses")
+# printed: the measure (metric@k; the metric names tell the families apart) and the numbers
+COMPARISON_SHOWN = ("measure", *COMPARISON_COLUMNS[3:])
+FAMILY_ORDER = ("retrieval", "grounding", "generation")
 
 
 def _format(value: object) -> str:
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.4f}"
     return str(value)
@@ -46,7 +71,8 @@ def print_table(title: str, columns: list[str], rows: list[tuple], short: dict[s
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headings)]
     print(f"\n{title}")
     # text columns left-aligned, numbers right-aligned
-    left = [all(isinstance(row[i], str) for row in rows) for i in range(len(columns))]
+    left = [all(isinstance(row[i], (str, bool)) or row[i] is None for row in rows)
+            and any(isinstance(row[i], (str, bool)) for row in rows) for i in range(len(columns))]
 
     def line(values: list[str]) -> str:
         return "  ".join(v.ljust(w) if lft else v.rjust(w) for v, w, lft in zip(values, widths, left)).rstrip()
@@ -62,6 +88,71 @@ def print_table(title: str, columns: list[str], rows: list[tuple], short: dict[s
                             break_on_hyphens=False).replace("\xa0", " "))
 
 
+def has_table(connection, name: str) -> bool:
+    return bool(connection.execute(
+        "select 1 from information_schema.tables where table_name = ? and table_catalog = current_database()",
+        [name]).fetchall())
+
+
+def run_columns(rows: list[tuple], columns: list[str]) -> list[list[int]]:
+    """The rows (runs) of a one-row-per-run mart in groups whose side-by-side table fits WIDTH."""
+    def width(value: object) -> int:
+        return len(_format(value))
+
+    label = max(len(c) for c in columns)
+    groups, current, used = [], [], label
+    for index, row in enumerate(rows):
+        column = max(width(v) for v in row)
+        if current and used + 2 + column > WIDTH:
+            groups.append(current)
+            current, used = [], label
+        current.append(index)
+        used += 2 + column
+    return groups + ([current] if current else [])
+
+
+def print_side_by_side(mart: str, columns: list[str], rows: list[tuple]) -> None:
+    """A one-row-per-run mart with one column per run (its run_id as heading)."""
+    names = columns[1:]
+    for group in run_columns(rows, columns):
+        runs = [str(rows[i][0]) for i in group]
+        title = mart + (" (runs side by side)" if len(rows) > 1 else "")
+        print_table(title, ["metric", *runs],
+                    [(name, *[rows[i][j + 1] for i in group]) for j, name in enumerate(names)])
+
+
+def print_comparison(connection) -> None:
+    """The overall rows of run_comparison per (baseline, candidate), and the queries that are lower
+    in the candidate (run_comparison_queries)."""
+    if not has_table(connection, "run_comparison"):
+        return
+    relation = connection.sql(
+        "select baseline_run_id, candidate_run_id, " + ", ".join(COMPARISON_COLUMNS)
+        + " from run_comparison where slice_dimension = 'overall'")
+    rows = relation.fetchall()
+    if not rows:
+        return
+    order = {family: i for i, family in enumerate(FAMILY_ORDER)}
+    rows.sort(key=lambda r: (r[0], r[1], order.get(r[2], len(order)), str(r[2]), str(r[3]),
+                             r[4] is not None, r[4] or 0))
+    queries = {}
+    if has_table(connection, "run_comparison_queries"):
+        queries = {(b, c): (lower, total) for b, c, lower, total in connection.sql(
+            "select baseline_run_id, candidate_run_id,"
+            " count(distinct case when outcome = 'loss' then pairing_key end), count(distinct pairing_key)"
+            " from run_comparison_queries group by baseline_run_id, candidate_run_id").fetchall()}
+    for pair in dict.fromkeys((r[0], r[1]) for r in rows):
+        members = [(f"{r[3]}@{r[4]}" if r[4] is not None else r[3], *r[5:]) for r in rows if (r[0], r[1]) == pair]
+        print_table(f"run_comparison: {pair[1]} against the baseline {pair[0]} (overall)",
+                    list(COMPARISON_SHOWN), members, COMPARISON_HEADINGS)
+        print("diff = difference = candidate - baseline, with its 95 % interval")
+        if pair in queries:
+            lower, total = queries[pair]
+            print(textwrap.fill(f"run_comparison_queries: {lower} of {total} queries are lower in {pair[1]} than in "
+                                f"{pair[0]} on at least one measure (losses: a regression where higher is better);"
+                                " sort by difference for the list", width=WIDTH, break_on_hyphens=False))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -75,14 +166,16 @@ def main() -> int:
         return 2
     with duckdb.connect(args.database, read_only=True) as connection:
         for mart in MARTS:
-            relation = connection.sql(f"select * from {mart}" + (" order by k" if mart.startswith("retrieval") else ""))
+            # runs in byte order (the order of the run comparison's baseline)
+            relation = connection.sql(f"select * from {mart} order by run_id collate \"binary\""
+                                      + (", k" if mart.startswith("retrieval") else ""))
             columns = relation.columns
             rows = relation.fetchall()
             if mart != "retrieval_metrics":
-                # one row: print it vertically
-                print_table(mart, ["metric", "value"], [(c, v) for c, v in zip(columns, rows[0])])
+                print_side_by_side(mart, columns, rows)
             else:
                 print_table(mart, columns, rows, SHORT_HEADINGS)
+        print_comparison(connection)
         rejected = connection.sql(
             "select task, count(*) from rejected_annotations group by task order by task"
         ).fetchall()

@@ -152,9 +152,9 @@ def test_reference_matches_readme_worked_example():
     pr = P.compute(PROJECT / "seeds")
     rows = {r["tier"]: r for r in pr.marts["labeling_protocol"] if r["task"] == "retrieval"}
     readme = {  # n_records share n_dual n_adjudicated n_pending dual_rate min_alpha cost
-        "all": (68, 1.0, 33, 10, 3, 0.485, 0.583, 18.8),
-        "tier_a": (41, 0.603, 6, 2, 0, 0.146, 0.773, 8.0),
-        "tier_b": (27, 0.397, 27, 8, 3, 1.0, 0.579, 10.8),
+        "all": (125, 1.0, 33, 10, 3, 0.264, 0.583, 27.92),
+        "tier_a": (98, 0.784, 6, 2, 0, 0.061, 0.773, 17.12),
+        "tier_b": (27, 0.216, 27, 8, 3, 1.0, 0.579, 10.8),
     }
     for tier, want in readme.items():
         r = rows[tier]
@@ -168,13 +168,13 @@ def test_reference_matches_readme_worked_example():
     assert drift["2025-W14"]["is_drift_alert"] is True
     assert [w for w, r in drift.items() if r["is_drift_alert"]] == ["2025-W14"]
     ndcg = {r["slice_value"]: r for r in pr.marts["metric_values_tier"]
-            if r["metric"] == "ndcg" and r["k"] == 5}
-    # with t_0.975(n - 1) (24 gold and 41 triage records); with 1.96 they were
-    # [0.721, 0.900] and [0.685, 0.881]
+            if r["metric"] == "ndcg" and r["k"] == 5 and r["run_id"] == "bot-v1"}
+    # run bot-v1, with t_0.975(n - 1) (19 gold and 36 triage records)
+    assert ndcg["tier_b"]["n_units"] == 19 and ndcg["tier_a"]["n_units"] == 36
     assert tuple(round(ndcg["tier_b"][c], 3) for c in ("value", "ci_lower", "ci_upper")) == \
-        (0.810, 0.716, 0.905)
+        (0.813, 0.702, 0.924)
     assert tuple(round(ndcg["tier_a"][c], 3) for c in ("value", "ci_lower", "ci_upper")) == \
-        (0.783, 0.682, 0.884)
+        (0.809, 0.705, 0.914)
     # the gold tier meets the alpha target only with the probability shown: its weakest label
     # (misleading, alpha 0.579) misses it with probability 0.885, topically_relevant (0.767,
     # above the target) with 0.385

@@ -12,8 +12,12 @@ a temp folder, and then:
   agreement charts have one point per value of their marts;
 * the file needs nothing from the network (no script, stylesheet, image or external link) and is
   under 2 MB;
-* a database with hostile texts, missing marts, an empty mart and a run comparison gives notes, not
-  a crash, and shows every text escaped;
+* a database with hostile texts, missing marts, an empty mart and a run comparison of the wrong
+  shape gives notes, not a crash, and shows every text escaped;
+* the run comparison (until the marts run_comparison and run_comparison_queries are built, a
+  hand-made pair of tables of their schema over the sample's runs): every row of run_comparison in
+  a table, one point per measure in the forest plot of the overall slice, hollow exactly when not
+  significant after Holm, and the regression list as the losses with the smallest differences;
 * a headless Chromium opens the file: its screenshot is not blank, and the DOM it renders has every
   section heading (marked `browser`; skipped when `chromium` is not installed: `make test` installs
   it, Makefile target .venv/bin/.chromium-installed).
@@ -44,15 +48,17 @@ SECTIONS = ["Headline metrics", "Retrieval measures against K", "Slices", "Annot
             "Labeling protocol", "Drift timeline", "Judge calibration", "Judge bias", "Quarantine", "Run comparison"]
 # The columns that identify a row of each mart, and the columns the report must show.
 KEYS = {
-    "metric_values": ("family", "metric", "k", "slice_dimension", "slice_value"),
-    "retrieval_metrics": ("k",),
+    "metric_values": ("run_id", "family", "metric", "k", "slice_dimension", "slice_value"),
+    "retrieval_metrics": ("run_id", "k"),
     "annotator_agreement": ("task", "label", "tier"),
     "annotator_pair_agreement": ("task", "label", "annotator_a", "annotator_b"),
     "labeling_protocol": ("task", "tier"),
     "labeling_drift": ("task", "week_start"),
     "judge_agreement": ("annotator_id", "task", "label", "tier"),
     "judge_weights": ("annotator_id", "task"),
-    "judge_metric_values": ("annotator_id", "family", "metric", "k"),
+    "judge_metric_values": ("run_id", "annotator_id", "family", "metric", "k"),
+    "run_comparison": ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "slice_dimension", "slice_value"),
+    "run_comparison_queries": ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "pairing_key"),
 }
 SHOWN = {
     "metric_values": ("value", "ci_lower", "ci_upper", "n_units"),
@@ -66,6 +72,10 @@ SHOWN = {
     "judge_agreement": ("cohen_kappa", "kappa_ci_lower", "kappa_ci_upper", "f1"),
     "judge_weights": ("weight", "gold_kappa", "min_kappa", "is_within_bounds"),
     "judge_metric_values": ("judge_value", "human_value", "difference"),
+    "run_comparison": ("n_pairs", "baseline_value", "candidate_value", "difference", "difference_ci_lower",
+                       "difference_ci_upper", "p_value", "p_value_holm", "is_significant", "n_losses"),
+    "run_comparison_queries": ("query_text", "baseline_value", "candidate_value", "difference", "outcome",
+                               "baseline_record_uuids", "candidate_record_uuids"),
 }
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -225,10 +235,17 @@ def mart_rows(con, mart: str, where: dict) -> list[dict]:
 
 
 def compare(table: Table, rows: list[dict]) -> None:
-    """Every row of `rows` is shown once in `table`, with every shown column equal to the mart's."""
+    """Every row of `rows` is shown once in `table`, with every shown column equal to the mart's; a
+    table with data-limit shows the `limit` rows with the smallest differences, in that order."""
     name = f"table {table.attrs.get('id')} ({table.mart}, {table.where})"
     shown = table.records()
     assert shown, f"{name} is empty"
+    limit = int(table.attrs["data-limit"]) if table.attrs.get("data-limit") else None
+    if limit is not None:
+        assert table.attrs.get("data-order") == "difference", name
+        assert len(shown) == min(limit, len(rows)), f"{name}: {len(shown)} rows shown of {len(rows)}, limit {limit}"
+        values = [float(record["difference"]) for record in shown]
+        assert values == sorted(values), f"{name} is not sorted by difference"
     columns = set(shown[0])
     # the key columns the table shows or filters on (they must still tell the mart's rows apart)
     keys = tuple(k for k in KEYS[table.mart] if k in columns or k in table.where)
@@ -248,7 +265,28 @@ def compare(table: Table, rows: list[dict]) -> None:
         for column, text in record.items():
             assert shows(text, expected[key][column]), \
                 f"{name}, row {key}, {column}: shows {text!r}, the mart holds {expected[key][column]!r}"
-    assert seen == set(expected), f"{name} lacks the rows {sorted(set(expected) - seen)[:5]}"
+    if limit is None:
+        assert seen == set(expected), f"{name} lacks the rows {sorted(set(expected) - seen)[:5]}"
+    else:   # the rows left out have no smaller difference than any row shown
+        largest = max(expected[key]["difference"] for key in seen)
+        assert all(expected[key]["difference"] >= largest for key in set(expected) - seen), \
+            f"{name} leaves out a row with a smaller difference than {largest}"
+
+
+def comparison_tables(con) -> list[tuple[str, str]]:
+    """The (mart, where) of the run comparison's tables the report must have for the database: one
+    per compared pair and slice dimension of run_comparison, and the regression list per pair."""
+    tables = {name for (name,) in con.execute("select table_name from information_schema.tables").fetchall()}
+    out = []
+    if "run_comparison" in tables:
+        out += [("run_comparison", json.dumps({"baseline_run_id": b, "candidate_run_id": c, "slice_dimension": d},
+                                              sort_keys=True)) for b, c, d in con.execute(
+            "select distinct baseline_run_id, candidate_run_id, slice_dimension from run_comparison").fetchall()]
+    if "run_comparison_queries" in tables:
+        out += [("run_comparison_queries", json.dumps({"baseline_run_id": b, "candidate_run_id": c, "outcome": "loss"},
+                                                      sort_keys=True)) for b, c in con.execute(
+            "select distinct baseline_run_id, candidate_run_id from run_comparison_queries where outcome = 'loss'").fetchall()]
+    return out
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -273,7 +311,7 @@ def report(sample_db, tmp_path_factory):
     result = run_report("--database", str(sample_db), "--out", str(out))
     assert result.returncode == 0, result.stderr
     page = out.read_text(encoding="utf-8")
-    return {"path": out, "html": page, "parsed": parse(page), "stdout": result.stdout}
+    return {"path": out, "html": page, "parsed": parse(page), "stdout": result.stdout, "database": sample_db}
 
 
 @pytest.fixture(scope="module")
@@ -314,7 +352,9 @@ def test_every_number_equals_its_mart(report, con):
                                             " where slice_dimension <> 'overall'").fetchall()]
     expected = [("metric_values", json.dumps({"slice_dimension": "overall", "family": f}, sort_keys=True)) for f in families]
     expected += [("metric_values", json.dumps({"slice_dimension": d}, sort_keys=True)) for d in dimensions]
-    expected += [(mart, "{}") for mart in KEYS if mart != "metric_values"]
+    expected += [(mart, "{}") for mart in KEYS if mart not in ("metric_values", "run_comparison",
+                                                                "run_comparison_queries")]
+    expected += comparison_tables(con)
     assert shown == sorted(expected)
     # no table the test does not check
     assert {t.attrs.get("id") for t in tables} - {t.attrs.get("id") for t in by_mart} == {"quarantine-by-task",
@@ -346,8 +386,11 @@ def test_sections_name_their_source(report):
     assert sources["Quarantine"] == "Source: rejected_annotations"
     for table in report["parsed"].tables:
         assert table.mart in next(s["source"] for s in sections if s["id"] == table.section), table.attrs
-    # the sample has no run comparison: one sentence says so
-    assert "are not in this database: no run comparison to show." in section_html(report["html"], "runs")
+    # without the run comparison's marts one sentence says so
+    tables = {name for (name,) in duckdb.connect(str(report["database"]), read_only=True).execute(
+        "select table_name from information_schema.tables").fetchall()}
+    if not {"run_comparison", "run_comparison_queries"} & tables:
+        assert "are not in this database: no run comparison to show." in section_html(report["html"], "runs")
 
 
 def test_charts_parse_and_have_marks(report, con):
@@ -396,6 +439,7 @@ def test_missing_empty_and_hostile_marts(sample_db, tmp_path):
         connection.execute("update rejected_annotations set reasons = '<img src=x onerror=alert(1)>;wrong_task'"
                            " where reasons = 'wrong_task'")
         connection.execute("create table judge_weights as select * from sample.judge_weights where false")
+        # a run comparison of another shape (an older ragmart): a note, nothing else
         connection.execute("create table run_comparison as select 1 as run_id, 'a<b' as run_name")
     out = tmp_path / "report.html"
     result = run_report("--database", str(database), "--out", str(out))
@@ -406,16 +450,90 @@ def test_missing_empty_and_hostile_marts(sample_db, tmp_path):
     parsed = parse(page)
     texts = {cell for t in parsed.tables for row in t.rows for cell in row} | {
         text for t in parsed.tables for row in t.head for text, _ in row}
-    assert {hostile, "<b>bold</b>", "<img src=x onerror=alert(1)>", "a<b"} <= texts
+    assert {hostile, "<b>bold</b>", "<img src=x onerror=alert(1)>"} <= texts
     for chart in svgs(page):   # still well-formed, the hostile texts included
         assert chart.findall(".//g[@class='mark']")
     assert "The mart annotator_agreement is not in this database" in section_html(page, "agreement")
     assert "The mart labeling_drift is not in this database" in section_html(page, "drift")
     assert "The mart judge_weights has no rows" in section_html(page, "judge-calibration")
+    assert "The mart run_comparison lacks the columns baseline_run_id" in section_html(page, "runs")
     assert "The mart run_comparison_queries is not in this database" in section_html(page, "runs")
-    runs = next(t for t in parsed.tables if t.mart == "run_comparison")
-    assert runs.records() == [{"run_id": "1", "run_name": "a<b"}]
+    assert not [t for t in parsed.tables if t.mart == "run_comparison"]
     assert [s["title"] for s in parsed.sections] == SECTIONS
+
+
+def test_run_comparison_section(sample_db, tmp_path):
+    """The run comparison on a hand-made pair of tables of the marts' schema (README, "Evaluation
+    runs"; the marts themselves are built by another change): its numbers are the sample's metric
+    values of every run against the first run in byte order, its regression list has more losses
+    than the report shows and a hostile query text."""
+    database = tmp_path / "runs.duckdb"
+    hostile = '<script>alert("q")</script> & "quotes"'
+    with duckdb.connect(str(database)) as connection:
+        connection.execute(f"attach '{sample_db}' as sample (read_only)")
+        for mart in ("metric_values", "retrieval_metrics", "rejected_annotations"):
+            connection.execute(f"create table {mart} as select * from sample.{mart}")
+        runs = sorted((r for (r,) in connection.execute("select distinct run_id from metric_values").fetchall()),
+                      key=lambda r: r.encode("utf-8"))
+        assert len(runs) >= 2, "the sample has several runs"
+        connection.execute("""
+            create table run_comparison as
+            with pairs as (
+                select b.run_id as baseline_run_id, c.run_id as candidate_run_id, b.family, b.metric, b.k,
+                       b.slice_dimension, b.slice_value, least(b.n_units, c.n_units) as n_pairs,
+                       b.n_units - least(b.n_units, c.n_units) as n_baseline_only,
+                       c.n_units - least(b.n_units, c.n_units) as n_candidate_only,
+                       b.value as baseline_value, c.value as candidate_value, c.value - b.value as difference
+                from metric_values as b join metric_values as c
+                    on b.family = c.family and b.metric = c.metric and b.k is not distinct from c.k
+                    and b.slice_dimension = c.slice_dimension and b.slice_value = c.slice_value
+                where b.run_id = ? and c.run_id <> ? and b.slice_dimension in ('overall', 'language')
+            )
+            select *, difference - 0.05 as difference_ci_lower, difference + 0.05 as difference_ci_upper,
+                   cast(n_pairs / 3 as integer) as n_wins, n_pairs - 2 * cast(n_pairs / 3 as integer) as n_ties,
+                   cast(n_pairs / 3 as integer) as n_losses, 0.5 / (1 + 1000 * abs(difference)) as p_value,
+                   'permutation' as p_value_method, least(1, 3 / (1 + 1000 * abs(difference))) as p_value_holm,
+                   3 / (1 + 1000 * abs(difference)) < 0.05 as is_significant
+            from pairs""", [runs[0], runs[0]])
+        rows = []
+        for i in range(70):   # 60 losses (more than the report lists), 10 wins; ties of differences included
+            difference = -round((i // 2 + 1) / 100, 2) if i < 60 else 0.1
+            rows.append((runs[0], runs[1], "retrieval", "ndcg" if i % 3 else "mrr", 5, f"q-{i:02d}",
+                         hostile if i == 59 else f"question {i}?", f"b-{i}", f"c-{i};c-{i}x", 0.9,
+                         0.9 + difference, difference, "loss" if difference < 0 else "win"))
+        connection.execute("create table run_comparison_queries (baseline_run_id varchar, candidate_run_id varchar,"
+                           " family varchar, metric varchar, k integer, pairing_key varchar, query_text varchar,"
+                           " baseline_record_uuids varchar, candidate_record_uuids varchar, baseline_value double,"
+                           " candidate_value double, difference double, outcome varchar)")
+        connection.executemany("insert into run_comparison_queries values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    out = tmp_path / "report.html"
+    result = run_report("--database", str(database), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "<script" not in page
+    parsed = parse(page)
+    with duckdb.connect(str(database), read_only=True) as con:
+        runs_tables = [t for t in parsed.tables if t.mart in ("run_comparison", "run_comparison_queries")]
+        for table in runs_tables:
+            assert table.section == "runs"
+            compare(table, mart_rows(con, table.mart, table.where))
+        assert sorted((t.mart, json.dumps(t.where, sort_keys=True)) for t in runs_tables) == sorted(comparison_tables(con))
+        regression = next(t for t in runs_tables if t.mart == "run_comparison_queries")
+        assert len(regression.records()) == 50 and hostile in {r["query_text"] for r in regression.records()}
+        # the forest plot: one point per measure of the overall slice, hollow when not significant
+        overall = con.execute("select count(difference), count(*) filter (where not is_significant),"
+                              " count(*) filter (where is_significant) from run_comparison"
+                              " where slice_dimension = 'overall'").fetchone()
+    assert overall[1] and overall[2], "the hand-made comparison has significant and other measures"
+    charts = svgs(section_html(page, "runs"))
+    points = [c for chart in charts for c in chart.findall(".//circle[@class='point']")]
+    assert len(points) == overall[0]
+    assert sum(p.get("fill") == "#ffffff" for p in points) == overall[1]
+    tips = [m.find("title").text for chart in charts for m in chart.findall(".//g[@class='mark']")]
+    assert any("p_value_holm" in tip and "difference" in tip for tip in tips)
+    # the other sections show every run side by side
+    headline = next(t for t in parsed.tables if t.attrs.get("id", "").startswith("headline"))
+    assert {r["run_id"] for r in headline.records()} == set(runs)
 
 
 @browser

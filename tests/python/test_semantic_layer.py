@@ -139,55 +139,66 @@ def test_mf_validate_configs_passes(semantic):
 
 
 def test_ndcg_and_mrr_at_every_k_are_the_rows_of_metric_values(semantic, sample):
-    got = semantic.query(["ndcg", "mrr"], group_by=["metric_value__cutoff_k"], where=[OVERALL])
-    expected = {(row["metric"], row["k"]): row for row in mart_rows(
-        sample.db_path, "select metric, k, value from metric_values"
+    got = semantic.query(["ndcg", "mrr"], group_by=["metric_value__run_id", "metric_value__cutoff_k"], where=[OVERALL])
+    expected = {(row["run_id"], row["metric"], row["k"]): row for row in mart_rows(
+        sample.db_path, "select run_id, metric, k, value from metric_values"
                         " where metric in ('ndcg', 'mrr') and slice_dimension = 'overall'")}
-    ks = sorted({k for _, k in expected})
-    assert sorted(int(row["metric_value__cutoff_k"]) for row in got) == ks, got
-    assert 5 in ks, "the sample's retrieval_k_values hold 5"
+    keys = sorted({(run, k) for run, _, k in expected})
+    assert sorted((row["metric_value__run_id"], int(row["metric_value__cutoff_k"])) for row in got) == keys, got
+    assert 5 in {k for _, k in keys}, "the sample's retrieval_k_values hold 5"
+    assert len({run for run, _ in keys}) > 1, "the sample has several runs"
     for row in got:
-        k = int(row["metric_value__cutoff_k"])
+        run, k = row["metric_value__run_id"], int(row["metric_value__cutoff_k"])
         for metric in ("ndcg", "mrr"):
-            assert_rows_match(row, expected[(metric, k)], {metric: "value"}, f"{metric} at K = {k}")
+            assert_rows_match(row, expected[(run, metric, k)], {metric: "value"}, f"{metric} at K = {k} in run {run}")
 
 
 def test_grounding_rates_on_every_slice_are_the_rows_of_metric_values(semantic, sample):
     metrics = ["contradiction_rate", "grounding_presence_rate"]
-    got = semantic.query(metrics, group_by=["metric_value__slice_dimension", "metric_value__slice_value"])
-    expected = {(row["metric"], row["slice_dimension"], row["slice_value"]): row for row in mart_rows(
-        sample.db_path, "select metric, slice_dimension, slice_value, value from metric_values"
+    dimensions = ["metric_value__run_id", "metric_value__slice_dimension", "metric_value__slice_value"]
+    got = semantic.query(metrics, group_by=dimensions)
+    expected = {(row["metric"], row["run_id"], row["slice_dimension"], row["slice_value"]): row for row in mart_rows(
+        sample.db_path, "select metric, run_id, slice_dimension, slice_value, value from metric_values"
                         " where metric in ('contradiction_rate', 'grounding_presence_rate')")}
-    slices = {(dimension, value) for _, dimension, value in expected}
-    assert {(row["metric_value__slice_dimension"], row["metric_value__slice_value"]) for row in got} == slices
-    assert {dimension for dimension, _ in slices} == {"overall", "language", "tier", "label_source"}
+    slices = {key[1:] for key in expected}
+    assert {tuple(row[d] for d in dimensions) for row in got} == slices
+    assert {dimension for _, dimension, _ in slices} == {"overall", "language", "tier", "label_source"}
     for row in got:
-        key = (row["metric_value__slice_dimension"], row["metric_value__slice_value"])
+        key = tuple(row[d] for d in dimensions)
         for metric in metrics:
             assert_rows_match(row, expected[(metric, *key)], {metric: "value"}, f"{metric} on {key}")
 
 
 def test_one_row_or_null(semantic, sample):
-    """ndcg at K = 5 by slice dimension: `overall` is one row and gives its value, interval and
-    n_units; `language`, `tier` and `label_source` hold several rows each and give null."""
+    """ndcg at K = 5 of the first run by slice dimension: `overall` is one row and gives its value,
+    interval and n_units (as does any dimension with one slice in that run); `language` and `tier`
+    hold several rows each and give null."""
+    (run,) = mart_rows(sample.db_path, "select min(run_id) as run_id from metric_values")[0].values()
     got = semantic.query(["metric_value", "metric_ci_lower", "metric_ci_upper", "metric_n_units", "ndcg"],
                          group_by=["metric_value__slice_dimension"],
                          where=["{{ Dimension('metric_value__metric') }} = 'ndcg'",
-                                "{{ Dimension('metric_value__cutoff_k') }} = 5"])
-    rows = mart_rows(sample.db_path, "select * from metric_values where metric = 'ndcg' and k = 5")
+                                "{{ Dimension('metric_value__cutoff_k') }} = 5",
+                                f"{{{{ Dimension('metric_value__run_id') }}}} = '{run}'"])
+    rows = mart_rows(sample.db_path, f"select * from metric_values where metric = 'ndcg' and k = 5 and run_id = '{run}'")
     by_dimension = {row["metric_value__slice_dimension"]: row for row in got}
     assert set(by_dimension) == {row["slice_dimension"] for row in rows}
     (overall,) = [row for row in rows if row["slice_dimension"] == "overall"]
     assert_rows_match(by_dimension["overall"], overall,
                       {"metric_value": "value", "ndcg": "value", "metric_ci_lower": "ci_lower",
                        "metric_ci_upper": "ci_upper", "metric_n_units": "n_units"}, "ndcg at K = 5, overall")
+    several = 0
     for dimension, row in by_dimension.items():
-        if dimension == "overall":
+        members = [r for r in rows if r["slice_dimension"] == dimension]
+        if len(members) == 1:   # e.g. overall, or label_source of a run without judge-only records
+            assert_rows_match(row, members[0], {"metric_value": "value", "ndcg": "value", "metric_ci_lower": "ci_lower",
+                                                "metric_ci_upper": "ci_upper", "metric_n_units": "n_units"},
+                              f"ndcg at K = 5, {dimension}")
             continue
-        assert sum(r["slice_dimension"] == dimension for r in rows) > 1, f"{dimension} should hold several slices"
+        several += 1
         assert all(row[metric] is None for metric in ("metric_value", "metric_ci_lower", "metric_ci_upper",
                                                       "metric_n_units", "ndcg")), (
             f"the slices of {dimension} combined into one row must give null, not {row}")
+    assert several >= 2, "language and tier hold several slices"
 
 
 def test_agreement_per_task_label_and_tier_is_annotator_agreement(semantic, sample):
