@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from pathlib import Path
 
 import comparison_reference as C
 import numpy as np
@@ -22,7 +23,7 @@ from kit.compare import assert_same_rows
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-SCENARIOS_USED = ["random"]
+SCENARIOS_USED = ["random", "sample"]
 VALUES = ["n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value", "candidate_value",
           "difference", "difference_ci_lower", "difference_ci_upper", "n_wins", "n_ties", "n_losses",
           "p_value", "p_value_method", "p_value_holm", "is_significant"]
@@ -62,6 +63,52 @@ def test_the_random_data_has_what_the_comparison_needs(random_build, expected):
 ])
 def test_comparison_marts_equal_the_reference(random_build, expected, mart, key, values):
     assert_same_rows("random", mart, key, values, expected[mart], _rows(random_build, mart))
+
+
+@pytest.fixture(scope="module")
+def sample_build(builds):
+    return builds.get("sample").check()
+
+
+@pytest.fixture(scope="module")
+def sample_expected(sample_build):
+    return sample_build.derived("run_comparison", lambda: C.compute(sample_build.reference))
+
+
+@pytest.mark.parametrize("mart,key,values", [
+    ("run_comparison", C.RUN_COMPARISON_KEY, VALUES),
+    ("run_comparison_queries", C.QUERIES_KEY, QUERY_VALUES),
+])
+def test_sample_comparison_equals_the_reference(sample_build, sample_expected, mart, key, values):
+    assert_same_rows("sample", mart, key, values, sample_expected[mart], _rows(sample_build, mart))
+
+
+def test_readme_worked_example(sample_expected):
+    """The README's worked example of the run comparison, recomputed by the reference."""
+    rows = {(r["metric"], r["k"]): r for r in sample_expected["run_comparison"]
+            if r["slice_dimension"] == "overall" and r["candidate_run_id"] == "bot-v2"}
+    assert {(r["baseline_run_id"], r["candidate_run_id"]) for r in sample_expected["run_comparison"]} == {
+        ("bot-v1", "bot-v2")}
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    ndcg = rows[("ndcg", 5)]
+    assert (ndcg["n_pairs"], ndcg["n_wins"], ndcg["n_ties"], ndcg["n_losses"], ndcg["n_baseline_only"],
+            ndcg["n_candidate_only"]) == (53, 13, 28, 12, 2, 4)
+    text = f"NDCG@5 +{ndcg['difference']:.3f} [{ndcg['difference_ci_lower']:.3f}, {ndcg['difference_ci_upper']:.3f}]"
+    assert text.replace("[-", "[−") in readme, text
+    assert f"p = {ndcg['p_value']:.3f}" in readme and ndcg["p_value_holm"] == 1 and not ndcg["is_significant"]
+    misleading = rows[("misleading_context_rate", 5)]
+    assert misleading["is_significant"] and (misleading["n_wins"], misleading["n_losses"]) == (0, 16)
+    text = (f"@5: {misleading['difference']:.3f} [{misleading['difference_ci_lower']:.3f}, "
+            f"{misleading['difference_ci_upper']:.3f}]").replace("-", "−")
+    assert text in readme, text
+    assert f"p_holm = {misleading['p_value_holm']:.3f}" in readme
+    mrr = rows[("mrr", 1)]
+    assert f"(p_holm = {mrr['p_value_holm']:.3f})" in readme and not mrr["is_significant"]
+    losses = sorted((q for q in sample_expected["run_comparison_queries"]
+                     if q["metric"] == "ndcg" and q["k"] == 5 and q["outcome"] == "loss"), key=lambda q: q["difference"])
+    assert len(losses) == 12 and sum(1 for q in losses if round(q["difference"], 3) == -0.203) == 7
+    for q in losses[:7]:
+        assert round(q["baseline_value"], 3) == 1.0 and round(q["candidate_value"], 3) == 0.797
 
 
 def _pairs_by_row(build) -> dict[tuple, list[dict]]:
