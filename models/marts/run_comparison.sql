@@ -60,52 +60,38 @@ with_p_values as (
 
 ),
 
-{# Holm's family of tests: the metrics of one comparison and slice that have a p-value. #}
+{#
+    Holm's family of tests: the metrics of one comparison and slice that have a p-value. The rows
+    without one form their own partition and get no adjusted p-value.
+#}
 ranked as (
 
     select
         *,
+        p_value is not null as has_p_value,
         row_number() over (
-            partition by baseline_run_id, candidate_run_id, slice_dimension, slice_value
+            partition by baseline_run_id, candidate_run_id, slice_dimension, slice_value, p_value is not null
             order by p_value
         ) as p_value_position,
-        count(*) over (
+        count(p_value) over (
             partition by baseline_run_id, candidate_run_id, slice_dimension, slice_value
         ) as n_tests
 
     from with_p_values
-    where p_value is not null
-
-),
-
-holm_adjusted as (
-
-    select
-        *,
-        {{ ragmart_holm_adjusted('p_value', 'p_value_position', 'n_tests',
-                                 ['baseline_run_id', 'candidate_run_id', 'slice_dimension', 'slice_value']) }}
-            as p_value_holm
-
-    from ranked
 
 ),
 
 adjusted as (
 
     select
-        with_p_values.*,
-        holm_adjusted.p_value_holm
+        *,
+        case
+            when has_p_value
+                then {{ ragmart_holm_adjusted('p_value', 'p_value_position', 'n_tests',
+                    ['baseline_run_id', 'candidate_run_id', 'slice_dimension', 'slice_value', 'has_p_value']) }}
+        end as p_value_holm
 
-    from with_p_values
-    left join holm_adjusted
-        on
-            with_p_values.baseline_run_id = holm_adjusted.baseline_run_id
-            and with_p_values.candidate_run_id = holm_adjusted.candidate_run_id
-            and with_p_values.family = holm_adjusted.family
-            and with_p_values.metric = holm_adjusted.metric
-            and coalesce(with_p_values.k, 0) = coalesce(holm_adjusted.k, 0)
-            and with_p_values.slice_dimension = holm_adjusted.slice_dimension
-            and with_p_values.slice_value = holm_adjusted.slice_value
+    from ranked
 
 ),
 
