@@ -61,7 +61,7 @@ QUARANTINE_KEY = "task, record_uuid, annotator_id, chunk_id, reasons"
 
 def _generate(out: Path) -> dict:
     subprocess.run([sys.executable, str(GENERATOR), "--records", "240", "--annotators", "3", "--chunks", "6",
-                    "--seed", "11", "--bad-rate", "0.02", "--format", "csv", "--files", "3", "--out", str(out),
+                    "--seed", "11", "--bad-rate", "0.02", "--format", "csv", "--files", "3", "--runs", "2", "--out", str(out),
                     "--quiet"], check=True)
     return json.loads((out / "summary.json").read_text())
 
@@ -352,7 +352,13 @@ def test_clean_csv_files_equal_seeds_mode(builds, mart):
 @pytest.mark.parametrize("shape", ["shapes", "latin1", "hostile"])
 @pytest.mark.parametrize("mart", [m for m in PUBLIC_MARTS if m != "rejected_annotations"])
 def test_every_export_shape_gives_the_marts_of_clean_csv(builds, shape, mart):
-    assert _rows_equal(builds["seeds"][mart], builds[shape][mart]), f"{mart} differs for the {shape} files"
+    expected = builds["seeds"][mart]
+    if shape == "latin1" and mart == "run_comparison_queries":
+        # the latin-1 files hold a `?` for every character latin-1 lacks, and query_text shows them
+        column = 6  # run_comparison_queries: baseline_run_id, candidate_run_id, family, metric, k, pairing_key, query_text
+        expected = sorted((row[:column] + (row[column].encode("latin-1", "replace").decode("latin-1"),) + row[column + 1:]
+                           for row in expected), key=repr)
+    assert _rows_equal(expected, builds[shape][mart]), f"{mart} differs for the {shape} files"
 
 
 @pytest.mark.parametrize("shape", ["shapes", "latin1"])

@@ -1,7 +1,7 @@
 """scripts/show_metrics.py (printed at the end of `make build`) on the sample build: every line fits
 100 columns, every run's metrics are printed (grounding and generation with one column per run),
-and a database with a run comparison (a hand-made table of run_comparison's schema until the mart
-is built) gets its overall rows, each number equal to the table's, and the queries with a loss."""
+and the run comparison's overall rows, each number equal to the mart's (the sample's, and a hand-made
+table of run_comparison's schema), with the queries that have a loss."""
 
 from __future__ import annotations
 
@@ -36,7 +36,15 @@ def test_every_run_and_the_comparison(builds, tmp_path):
     assert heading.split()[1:] == sorted(runs, key=lambda r: r.encode("utf-8"))
     citation = next(line for line in lines if line.startswith("citation_presence_rate"))
     assert citation.split()[1:] == [f"{rates[r]:.4f}" for r in heading.split()[1:]]
-    assert not any(line.startswith("run_comparison") for line in lines)
+    with duckdb.connect(str(sample), read_only=True) as con:
+        sample_rows = con.execute("select metric, k, n_pairs, difference, p_value_holm from run_comparison"
+                                  " where slice_dimension = 'overall' and candidate_run_id = 'bot-v2'").fetchall()
+    start = lines.index("run_comparison: bot-v2 against the baseline bot-v1 (overall)")
+    table = {line.split()[0]: line.split()[1:] for line in lines[start + 3:start + 3 + len(sample_rows)]}
+    assert len(table) == len(sample_rows) >= 30
+    for metric, k, n_pairs, difference, p_value_holm in sample_rows:
+        shown = table[f"{metric}@{k}" if k is not None else metric]
+        assert (shown[0], shown[1], shown[4]) == (str(n_pairs), f"{difference:.4f}", f"{p_value_holm:.4f}"), (metric, k)
 
     database = tmp_path / "runs.duckdb"
     with duckdb.connect(str(database)) as con:
