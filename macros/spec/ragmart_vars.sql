@@ -106,15 +106,23 @@
     (trimmed; a number is read as its text). Returns it as a SQL string literal.
 -#}
 {% macro ragmart_default_run_id() -%}
-    {%- set value = var('default_run_id', 'default') -%}
+    {{ return(ragmart_text_literal(ragmart_run_id_var('default_run_id', 'default',
+                                                      'the run of records without a run_id'))) }}
+{%- endmacro %}
+
+{#-
+    A var naming a run, checked: a non-empty text (trimmed; a number is read as its text), with a
+    compile error that names the var and says what it is for. Returns the text.
+-#}
+{% macro ragmart_run_id_var(name, default, meaning) -%}
+    {%- set value = var(name, default) -%}
     {%- set text = '' if value is none or value is boolean or value is mapping
         or (value is iterable and value is not string) else (value | string | trim) -%}
     {%- if text == '' -%}
         {{ exceptions.raise_compiler_error(
-            "ragmart: var 'default_run_id' must be a non-empty text (the run of records without a run_id), got '"
-            ~ value ~ "'") }}
+            "ragmart: var '" ~ name ~ "' must be a non-empty text (" ~ meaning ~ "), got '" ~ value ~ "'") }}
     {%- endif -%}
-    {{ return("'" ~ (text | replace("'", "''")) ~ "'") }}
+    {{ return(text) }}
 {%- endmacro %}
 
 {#- A text var as a SQL string literal (quotes doubled). -#}
@@ -127,17 +135,11 @@
     (trimmed; a number is read as its text). Returns a SQL string literal, or `null`.
 -#}
 {% macro ragmart_baseline_run_id() -%}
-    {%- set value = var('baseline_run_id', none) -%}
-    {%- if value is none -%}
+    {%- if var('baseline_run_id', none) is none -%}
         {{ return('null') }}
     {%- endif -%}
-    {%- set text = '' if value is boolean or value is mapping
-        or (value is iterable and value is not string) else (value | string | trim) -%}
-    {%- if text == '' -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: var 'baseline_run_id' must be null or a run id (a non-empty text), got '" ~ value ~ "'") }}
-    {%- endif -%}
-    {{ return(ragmart_text_literal(text)) }}
+    {{ return(ragmart_text_literal(ragmart_run_id_var('baseline_run_id', none,
+                                                      'the run every other run is compared with, or null'))) }}
 {%- endmacro %}
 
 {#-

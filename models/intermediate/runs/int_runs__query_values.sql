@@ -50,7 +50,6 @@ final as (
         k,
         pairing_key,
         avg(value) as value,
-        count(value) as n_records,
         {{ ragmart_sorted_list('case when value is not null then record_uuid end', ';') }} as record_uuids,
         min(query_text) as query_text,
         case when count(distinct language) = 1 then min(language) else 'unknown' end as language
