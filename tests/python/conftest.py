@@ -4,7 +4,8 @@ Scenarios (kit/builds.py builds each once per session, two at a time, starting a
 tests are collected with those that the collected modules name in ``SCENARIOS_USED``):
 
 * ``sample``       the project's own seeds, every model with every data and unit test (the
-                   build that ``make test`` checks; skipped when the seeds are incomplete);
+                   build that ``make test`` checks; skipped when the seeds are incomplete); the
+                   only build that runs the unit tests, which do not read the data;
 * ``edge``         fixtures/edge_cases (fixtures/make_edge_cases.py), with data tests;
 * ``edge_repair``  the same with ``constraint_policy: repair``, with data tests;
 * ``random``       generate.py output (fixed seed), non-default ``retrieval_k_values`` and
@@ -77,7 +78,7 @@ def _sample_without_judges(out: Path) -> Path:
 # --------------------------------------------------------------------------- scenarios
 
 # the hand-made edge cases reject far more than max_rejected_share of their rows, on purpose
-scenario("sample", "sample", tests=True)
+scenario("sample", "sample", tests=True, unit_tests=True)
 scenario("edge", "edge", {"max_rejected_share": 1}, tests=True)
 scenario("edge_repair", "edge", {"constraint_policy": "repair", "max_rejected_share": 1}, tests=True,
          ref_kwargs={"constraint_policy": "repair"})

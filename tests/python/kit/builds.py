@@ -1,11 +1,12 @@
 """Every dbt build of the test suite, each built once per pytest session.
 
 A *scenario* is a data set (a folder of seed CSVs made by a factory) built with given vars, an
-optional time zone and with or without the data and unit tests.  ``BuildPool.get(name)`` returns
-the scenario's ``Build``; the session's conftest starts every scenario that the collected test
-modules name in their ``SCENARIOS_USED`` as soon as collection ends, two at a time (also when
-pytest-xdist runs the modules in two processes), in the order they are first needed, so builds run
-while other tests run.
+optional time zone and with or without the data tests; the unit tests do not read the data, so one
+scenario (``sample``) runs them.  ``BuildPool.get(name)`` returns the scenario's ``Build``; the
+session's conftest starts every scenario that the collected test modules name in their
+``SCENARIOS_USED`` as soon as collection ends, two at a time (also when pytest-xdist runs the
+modules in two processes), in the order they are first needed, so builds run while other tests
+run.
 
 A build copies the project (without .venv, target, logs, .git, *.duckdb) to a temp dir, replaces
 ``seeds/*.csv`` by the data set's CSVs (a project seed the data set does not provide, e.g. the
@@ -45,6 +46,7 @@ PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", 
 SKIP_TOP = {".venv", ".venv-compat", ".venv-metricflow", "target", "logs", ".git", ".pytest_cache",
             ".ruff_cache", "dbt_packages_cache"}
 NO_TESTS = ["--exclude", "resource_type:test", "resource_type:unit_test"]
+NO_UNIT_TESTS = ["--exclude", "resource_type:unit_test"]
 BUILD_TIMEOUT = 1200
 
 
@@ -160,7 +162,8 @@ class Scenario:
     data: str                              # a data set name (DATA_SETS)
     vars: tuple = ()                       # sorted (name, value) pairs, passed as --vars
     tz: str | None = None
-    tests: bool = False                    # run the data and unit tests too
+    tests: bool = False                    # run the data tests too
+    unit_tests: bool = False               # and the unit tests (they do not read the data: one scenario runs them)
     ref_kwargs: tuple = ()                 # keyword arguments of reference.compute
     agate_seeds: bool = False              # load the seeds through agate, as dbt-postgres and dbt-spark do
 
@@ -170,10 +173,11 @@ class Scenario:
 
 
 def scenario(name: str, data: str, vars: dict | None = None, *, tz: str | None = None,
-             tests: bool = False, ref_kwargs: dict | None = None, agate_seeds: bool = False) -> Scenario:
+             tests: bool = False, unit_tests: bool = False, ref_kwargs: dict | None = None,
+             agate_seeds: bool = False) -> Scenario:
     def frozen(d):
         return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (d or {}).items()))
-    sc = Scenario(name, data, frozen(vars), tz, tests, frozen(ref_kwargs), agate_seeds)
+    sc = Scenario(name, data, frozen(vars), tz, tests, unit_tests, frozen(ref_kwargs), agate_seeds)
     if SCENARIOS.setdefault(name, sc) != sc:
         raise ValueError(f"scenario {name} is defined twice, differently")
     return sc
@@ -389,7 +393,7 @@ class BuildPool:
                 (proj / "target").mkdir(exist_ok=True)
                 shutil.copyfile(parse_cache, proj / "target" / "partial_parse.msgpack")
             args = ["build"] + (["--vars", json.dumps(sc.vars_dict)] if sc.vars else []) + \
-                ([] if sc.tests else NO_TESTS)
+                (NO_TESTS if not sc.tests else [] if sc.unit_tests else NO_UNIT_TESTS)
             env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
             try:
                 result = run_dbt(proj, args, env=env, log=tmp / "dbt.log")
