@@ -7,6 +7,24 @@
 -#}
 with
 
+judge_labels as (
+
+    select * from {{ ref('int_judges__labels') }}
+
+),
+
+compared_labels as (
+
+    select * from {{ ref('int_judges__compared_labels') }}
+
+),
+
+label_agreement as (
+
+    select * from {{ ref('int_judges__label_agreement') }}
+
+),
+
 judge_tasks as (
 
     select distinct
@@ -14,7 +32,7 @@ judge_tasks as (
         annotator_kind,
         task
 
-    from {{ ref('int_judges__labels') }}
+    from judge_labels
 
 ),
 
@@ -26,14 +44,14 @@ gold_units as (
         record_uuid,
         chunk_id
 
-    from {{ ref('int_judges__compared_labels') }}
+    from compared_labels
     where tier = 'tier_b'
 
 ),
 
 gold_labels as (
 
-    select * from {{ ref('int_judges__label_agreement') }}
+    select * from label_agreement
     where tier = 'tier_b'
 
 ),
