@@ -29,6 +29,8 @@ import duckdb
 import pytest
 from kit.builds import run_dbt
 
+pytestmark = pytest.mark.slow                      # two dbt builds of its own
+
 EXPORTS = ["retrieval", "grounding", "generation"]
 SHARE_TEST = "assert_rejected_share_within_limit"
 WARN_TEST = "assert_no_annotation_rows_rejected"

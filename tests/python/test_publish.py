@@ -121,6 +121,7 @@ def _fingerprint(connection) -> tuple:
     ))
 
 
+@pytest.mark.slow
 def test_make_build_files_publishes_atomically(tmp_path):
     duckdb = pytest.importorskip("duckdb")
     if shutil.which("make") is None:

@@ -53,6 +53,8 @@ import reference as R
 from export_schema import FILES, LABELS
 from kit.builds import PROJECT, PUBLIC_MARTS, prepare_project, read_run_results, run_dbt
 
+pytestmark = pytest.mark.slow                      # eleven dbt builds of its own
+
 GENERATOR = PROJECT / "scripts" / "generate_exports.py"
 SEED_NAMES = FILES
 QUARANTINE_KEY = "task, record_uuid, annotator_id, chunk_id, reasons"

@@ -249,6 +249,7 @@ DATA = {"sample": "sample", "edge": "edge", "edge_repair": "edge", "generated": 
 # The DuckDB build each engine is compared with: every data test, seeds through agate.
 for _name, _data in DATA.items():
     scenario(f"duckdb_agate_{_name}", _data, VARS.get(_name), tests=True, agate_seeds=True)
+pytestmark = pytest.mark.engines
 SCENARIOS_USED = [f"duckdb_agate_{d}" for d in dict.fromkeys(d for e in ENGINES if e in DATA_SETS for d in DATA_SETS[e])
                   if not ONLY_DATA_SETS or d in ONLY_DATA_SETS]
 
