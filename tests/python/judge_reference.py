@@ -168,9 +168,6 @@ class JudgeReference:
     def judge_metrics_by_key(self) -> dict:
         return {tuple(r[c] for c in JMV_KEY): r for r in self.judge_metric_rows}
 
-    def label_source_by_key(self) -> dict:
-        return {tuple(r[c] for c in MV_KEY): r for r in self.label_source_rows}
-
 
 def kappa_replicates(unit_pairs: list) -> list:
     """Kappa of the judge against the consensus without each record's units, recomputed from

@@ -346,11 +346,6 @@ class Reference:
     def counts(self, task: str) -> Counter:
         return Counter(r.status for r in self.rows[task])
 
-    @property
-    def rejected_set(self) -> set[tuple]:
-        return {tuple(r[c] for c in MART_COLUMNS["rejected_annotations"])
-                for r in self.marts["rejected_annotations"]}
-
 
 # --------------------------------------------------------------------------- step 1: row checks
 
