@@ -75,6 +75,7 @@ from collections import Counter
 from pathlib import Path
 
 import duckdb
+from export_schema import COLUMNS, CONSTRAINTS, LABELS  # scripts/: beside this file
 from make_student_t_table import committed_table  # scripts/, this script's folder
 
 K_VALUES = [1, 3, 5, 10]
@@ -91,35 +92,37 @@ FAST_FALSE = FALSE_SPELLINGS + ["FALSE", "False", "F", "NO", "No", "N"]
 TIMESTAMP_PATTERN = (r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]((?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:[.][0-9]+)?)?)"
                      r"(?:Z|([+-])([01][0-9]|2[0-3])(?::?([0-5][0-9]))?)?$")
 
+def _constraints(task: str) -> list[tuple[str, str, str, str]]:
+    """(code without `violates:`, kind, antecedent, other label) of export_schema.CONSTRAINTS."""
+    return [(code.removeprefix("violates:"), kind, antecedent, other)
+            for code, antecedent, other, kind in CONSTRAINTS[task]]
+
+
 SPEC = {
     "retrieval": {
-        "labels": ["topically_relevant", "evidence_sufficient", "misleading"],
+        "labels": LABELS["retrieval"],
         "optional_booleans": ["can_answer"],
         "required_texts": ["input_query", "chunk"],
         "optional_texts": ["generated_search_query", "doc_id", "notes"],
-        "constraints": [("sufficient_implies_relevant", "implies", "evidence_sufficient", "topically_relevant"),
-                        ("sufficient_excludes_misleading", "excludes", "evidence_sufficient", "misleading")],
+        "constraints": _constraints("retrieval"),
     },
     "grounding": {
-        "labels": ["support_present", "unsupported_claim_present", "contradicted_claim_present", "source_cited",
-                   "fabricated_source"],
+        "labels": LABELS["grounding"],
         "optional_booleans": [],
         "required_texts": ["query", "answer", "context_set"],
         "optional_texts": ["notes"],
-        "constraints": [("contradicted_implies_unsupported", "implies", "contradicted_claim_present",
-                         "unsupported_claim_present"),
-                        ("fabricated_implies_cited", "implies", "fabricated_source", "source_cited")],
+        "constraints": _constraints("grounding"),
     },
     "generation": {
-        "labels": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
+        "labels": LABELS["generation"],
         "optional_booleans": [],
         "required_texts": ["query", "answer"],
         "optional_texts": ["notes"],
-        "constraints": [],
+        "constraints": _constraints("generation"),
     },
 }
-RECORDS_COLUMNS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"]
-ANNOTATORS_COLUMNS = ["annotator_id", "annotator_kind", "role", "display_name"]
+RECORDS_COLUMNS = COLUMNS["records"]
+ANNOTATORS_COLUMNS = COLUMNS["annotators"]
 # (metric, per-record column, interval) as in macros/spec/ragmart_metrics.sql: `wilson` at every K;
 # `wilson_at_k1` Wilson at K = 1 (one chunk, so 0 or 1 per record), the t interval of the mean above
 RETRIEVAL_METRICS = [("topical_precision", "tp", "wilson_at_k1"), ("sufficiency_hit", "hit", "wilson"),

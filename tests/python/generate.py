@@ -15,7 +15,7 @@ The generator avoids the situations the contract leaves open (see reference.ambi
 duplicated rows never carry unparseable labels, and agreeing duplicates copy rank and
 language.
 
-Usage: ``python tests/python/generate.py OUT_DIR [SEED]``.
+Usage: ``PYTHONPATH=scripts python tests/python/generate.py OUT_DIR [SEED]``.
 """
 
 from __future__ import annotations
@@ -26,30 +26,9 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-RET_COLS = ["record_uuid", "annotator_id", "task", "language", "created_at", "input_query",
-            "generated_search_query", "chunk", "chunk_id", "doc_id", "chunk_rank", "can_answer",
-            "topically_relevant", "evidence_sufficient", "misleading", "notes"]
-GRD_COLS = ["record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-            "context_set", "support_present", "unsupported_claim_present",
-            "contradicted_claim_present", "source_cited", "fabricated_source", "notes"]
-GEN_COLS = ["record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-            "proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content",
-            "notes"]
-LABELS = {
-    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
-    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
-                  "source_cited", "fabricated_source"],
-    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete",
-                   "unsafe_content"],
-}
-REQUIRED = {
-    "retrieval": ["record_uuid", "annotator_id", "task", "created_at", "input_query", "chunk",
-                  "chunk_id", "chunk_rank"] + LABELS["retrieval"],
-    "grounding": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer",
-                  "context_set"] + LABELS["grounding"],
-    "generation": ["record_uuid", "annotator_id", "task", "created_at", "query",
-                   "answer"] + LABELS["generation"],
-}
+from export_schema import COLUMNS, LABELS, REQUIRED  # scripts/, on pytest's pythonpath
+
+RET_COLS, GRD_COLS, GEN_COLS = COLUMNS["retrieval"], COLUMNS["grounding"], COLUMNS["generation"]
 ANNOTATORS = [
     ("a1", "HUMAN", "annotator", "Anna"), ("a2", "HUMAN", "annotator", "Ben"),
     ("a3", "HUMAN", "annotator", "Cem"), ("a4", "HUMAN", "annotator", "Dana"),

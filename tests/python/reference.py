@@ -84,6 +84,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from export_schema import CONSTRAINTS, FILES, LABELS, REQUIRED, UNITS  # scripts/, on pytest's pythonpath
+
 Z = 1.96
 DEFAULT_K_VALUES = (1, 3, 5, 10)
 DEFAULT_LANGUAGES = ("de", "en")
@@ -91,44 +93,18 @@ DEFAULT_LANGUAGES = ("de", "en")
 TRUE_SPELLINGS = {"true", "t", "1", "yes", "y"}
 FALSE_SPELLINGS = {"false", "f", "0", "no", "n"}
 
-SHARED_REQUIRED = ["record_uuid", "annotator_id", "task", "created_at"]
-
+# The export as scripts/export_schema.py describes it (files, labels, required columns, units and
+# the logical constraints between labels, here without the `violates:` of their reason codes).
 TASKS: dict[str, dict[str, Any]] = {
-    "retrieval": {
-        "seed": "retrieval_annotations",
-        "required": SHARED_REQUIRED + ["input_query", "chunk", "chunk_id", "chunk_rank",
-                                       "topically_relevant", "evidence_sufficient", "misleading"],
-        "labels": ["topically_relevant", "evidence_sufficient", "misleading"],
-        "unit": ["record_uuid", "chunk_id"],
-        # (code, antecedent, consequent-or-excluded, kind)
-        "constraints": [
-            ("sufficient_implies_relevant", "evidence_sufficient", "topically_relevant", "implies"),
-            ("sufficient_excludes_misleading", "evidence_sufficient", "misleading", "excludes"),
-        ],
-    },
-    "grounding": {
-        "seed": "grounding_annotations",
-        "required": SHARED_REQUIRED + ["query", "answer", "context_set", "support_present",
-                                       "unsupported_claim_present", "contradicted_claim_present",
-                                       "source_cited", "fabricated_source"],
-        "labels": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
-                   "source_cited", "fabricated_source"],
-        "unit": ["record_uuid"],
-        "constraints": [
-            ("contradicted_implies_unsupported", "contradicted_claim_present",
-             "unsupported_claim_present", "implies"),
-            ("fabricated_implies_cited", "fabricated_source", "source_cited", "implies"),
-        ],
-    },
-    "generation": {
-        "seed": "generation_annotations",
-        "required": SHARED_REQUIRED + ["query", "answer", "proper_action", "response_on_topic",
-                                       "helpful", "incomplete", "unsafe_content"],
-        "labels": ["proper_action", "response_on_topic", "helpful", "incomplete",
-                   "unsafe_content"],
-        "unit": ["record_uuid"],
-        "constraints": [],
-    },
+    task: {
+        "seed": FILES[task].removesuffix(".csv"),
+        "required": REQUIRED[task],
+        "labels": LABELS[task],
+        "unit": UNITS[task],
+        "constraints": [(code.removeprefix("violates:"), antecedent, other, kind)
+                        for code, antecedent, other, kind in CONSTRAINTS[task]],
+    }
+    for task in ("retrieval", "grounding", "generation")
 }
 
 RETRIEVAL_METRICS = ["topical_precision", "sufficiency_hit", "sufficiency_rate",
