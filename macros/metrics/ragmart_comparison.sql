@@ -34,10 +34,10 @@
     The two-sided p-value of a z statistic under the standard normal: 2·Φ(−|z|), which equals
     2·(1 − Φ(|z|)) and keeps its precision for large |z| (ragmart_normal_cdf, exact to a few
     1e-16; Φ(0) is exactly 0.5, so p is at most 1). Null when z is null. `z` is repeated in the
-    SQL: pass a column.
+    SQL: pass a column; `y`, if given, a column holding ragmart_normal_y(z) (ragmart_normal_cdf).
 -#}
-{% macro ragmart_normal_p_value(z) -%}
-    2 * {{ ragmart_normal_cdf('-abs(' ~ z ~ ')') }}
+{% macro ragmart_normal_p_value(z, y=none) -%}
+    2 * {{ ragmart_normal_cdf('-abs(' ~ z ~ ')', y) }}
 {%- endmacro %}
 
 {#-

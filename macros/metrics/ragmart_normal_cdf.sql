@@ -10,9 +10,11 @@
     middle interval), so in double precision Φ is exact to a few 1e-16
     (tests/python/test_intervals.py: within 1e-15 of scipy.special.ndtr from −40 to 40). y is capped at
     26 (erfc(26) < 1e-295: Φ is 0 or 1 there) so that exp never underflows, which is an error on
-    PostgreSQL. Null when x is null. `x` is repeated in the SQL: pass a column.
+    PostgreSQL. Null when x is null. `x` is repeated in the SQL: pass a column. `y`, if given, is a
+    column holding ragmart_normal_y(x), which Cody's polynomials repeat at every term: with it the
+    SQL is half as long (and sqlfluff lints the model in half the time).
 -#}
-{% macro ragmart_normal_cdf(x) -%}
+{% macro ragmart_normal_cdf(x, y=none) -%}
     {%- set value = '(' ~ x ~ ')' -%}
     {%- set a = [3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
                  3.20937758913846947e03, 1.85777706184603153e-1] -%}
@@ -30,7 +32,7 @@
                  6.05183413124413191e-2, 2.33520497626869185e-3] -%}
     {%- set double = ragmart_type_double() -%}
     {%- set inverse_sqrt2 = ragmart_double_literal(0.7071067811865476) -%}
-    {%- set y = 'least(abs(cast(' ~ value ~ ' as ' ~ double ~ ')) * ' ~ inverse_sqrt2 ~ ', ' ~ ragmart_double_literal(26.0) ~ ')' -%}
+    {%- set y = y if y is not none else ragmart_normal_y(x) -%}
     {%- set y2 = '(' ~ y ~ ' * ' ~ y ~ ')' -%}
     {#- The third interval has y > 4: the floors 16 and 4 change nothing there and keep 1/y² and
         1/y from dividing by zero where the planner evaluates an unused branch of the case. -#}
@@ -83,4 +85,13 @@
                 else 1 - 0.5 * ({{ erfc_big }})
             end
     end
+{%- endmacro %}
+
+{#-
+    y = min(|x|/√2, 26), the argument of Cody's approximations in ragmart_normal_cdf (capped so that
+    exp(−y²) never underflows). Computed in a column of an earlier step and passed to
+    ragmart_normal_cdf as `y`, it is not written out again at every term of the polynomials.
+-#}
+{% macro ragmart_normal_y(x) -%}
+    least(abs(cast(({{ x }}) as {{ ragmart_type_double() }})) * {{ ragmart_double_literal(0.7071067811865476) }}, {{ ragmart_double_literal(26.0) }})
 {%- endmacro %}

@@ -50,13 +50,23 @@ tested as (
 
 ),
 
+with_normal_argument as (
+
+    select
+        *,
+        {{ ragmart_normal_y('z_statistic') }} as z_normal_y
+
+    from tested
+
+),
+
 with_p_values as (
 
     select
         *,
-        coalesce(exact_p_value, {{ ragmart_normal_p_value('z_statistic') }}) as p_value
+        coalesce(exact_p_value, {{ ragmart_normal_p_value('z_statistic', 'z_normal_y') }}) as p_value
 
-    from tested
+    from with_normal_argument
 
 ),
 

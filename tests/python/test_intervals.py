@@ -21,36 +21,46 @@ from kit.builds import run_dbt
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent.parent
 
+# Φ twice: with its argument written out at every term, and with y = ragmart_normal_y(x) given as
+# a column (how the models call it); after the split, the SQL of that column.
 INLINE = ("select {{ ragmart_student_t_975('df') }} as t_quantile, "
-          "{{ ragmart_normal_cdf('x') }} as phi from arguments")
+          "{{ ragmart_normal_cdf('x') }} as phi, "
+          "{{ ragmart_normal_cdf('x', 'normal_y') }} as phi_given_y from arguments"
+          " -- split -- {{ ragmart_normal_y('x') }}")
 
 
 SCENARIOS_USED = ["sample"]
 
 
 @pytest.fixture(scope="module")
-def compiled_sql(builds, tmp_path_factory) -> str:
-    """The macros compiled in a copy of the sample build (which re-uses its parse)."""
+def compiled_sql(builds, tmp_path_factory) -> tuple[str, str]:
+    """The macros compiled in a copy of the sample build (which re-uses its parse): the query and
+    the SQL of the normal_y column."""
     sample = builds.get("sample").check()
     project = sample.copy(tmp_path_factory.mktemp("intervals"))
     out = run_dbt(project, ["compile", "--quiet", "--inline", INLINE],
                   env={"RAGMART_DUCKDB_PATH": sample.db_path.name})
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    sql = out.stdout.strip()
+    sql, normal_y = out.stdout.strip().split(" -- split -- ")
     assert sql.startswith("select"), sql[:500]
-    return sql
+    return sql, normal_y
 
 
-def _evaluate(sql: str, dfs: list, xs: list) -> list[tuple]:
+def _evaluate(compiled: tuple[str, str], dfs: list, xs: list) -> list[tuple]:
+    """(t, Φ) per argument; Φ with its argument given as a column must be the very same number."""
+    sql, normal_y = compiled
     con = duckdb.connect()
     rows = max(len(dfs), len(xs))
     # one statement (lists unnested side by side), not a row-by-row insert
-    con.execute("create table arguments as select unnest(?)::integer as i, unnest(?)::bigint as df, "
+    con.execute("create table cells as select unnest(?)::integer as i, unnest(?)::bigint as df, "
                 "unnest(?)::double as x",
                 [list(range(rows)), [dfs[i] if i < len(dfs) else None for i in range(rows)],
                  [xs[i] if i < len(xs) else None for i in range(rows)]])
+    con.execute(f"create table arguments as select *, {normal_y} as normal_y from cells")
     got = con.execute(sql.replace("from arguments", ", i from arguments") + " order by i").fetchall()
-    return [(t, p) for t, p, _ in got]
+    different = [(p, p_given_y) for _, p, p_given_y, _ in got if p != p_given_y]
+    assert not different, f"Φ differs with normal_y given: {different[:5]}"
+    return [(t, p) for t, p, _, _ in got]
 
 
 def test_t_table_is_up_to_date():

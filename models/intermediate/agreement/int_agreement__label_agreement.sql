@@ -204,6 +204,16 @@ with_z as (
 
 ),
 
+with_normal_argument as (
+
+    select
+        *,
+        {{ ragmart_normal_y('alpha_target_z') }} as alpha_target_normal_y
+
+    from with_z
+
+),
+
 final as (
 
     select
@@ -236,10 +246,10 @@ final as (
             as ac1_ci_upper,
         case
             when krippendorff_alpha is not null
-                then {{ ragmart_normal_cdf('alpha_target_z') | indent(16) }}
+                then {{ ragmart_normal_cdf('alpha_target_z', 'alpha_target_normal_y') | indent(16) }}
         end as p_alpha_below_target
 
-    from with_z
+    from with_normal_argument
 
 )
 
