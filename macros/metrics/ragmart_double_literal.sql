@@ -1,10 +1,24 @@
 {#-
     A double-precision literal of a number known at compile time: the shortest decimal that
     reads back as the same double, with an exponent so that DuckDB and Spark read it as a double
-    (not as a decimal, which they would round to fewer digits), cast to the double type
+    (not as a decimal, which they would round to fewer digits). DuckDB takes it as it is (a
+    literal with an exponent is a DOUBLE there); elsewhere it is cast to the double type
     (PostgreSQL reads it as an exact numeric and rounds it once).
 -#}
 {% macro ragmart_double_literal(value) -%}
+    {{ return(adapter.dispatch('ragmart_double_literal', 'ragmart')(value)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_double_literal(value) -%}
+    cast({{ ragmart_exponent_literal(value) }} as {{ ragmart_type_double() }})
+{%- endmacro %}
+
+{% macro duckdb__ragmart_double_literal(value) -%}
+    {{ ragmart_exponent_literal(value) }}
+{%- endmacro %}
+
+{#- The number's shortest round-trip decimal with an exponent (`2.5e0`, `1e-05`). -#}
+{% macro ragmart_exponent_literal(value) -%}
     {%- set text = value | string -%}
-    cast({{ text if ('e' in text or 'E' in text) else text ~ 'e0' }} as {{ ragmart_type_double() }})
+    {{ text if ('e' in text or 'E' in text) else text ~ 'e0' }}
 {%- endmacro %}
