@@ -98,6 +98,33 @@ def test_database_has_the_compatible_storage_version(built):
         "check config_options.storage_compatibility_version in profiles/profiles.yml")
 
 
+def test_mart_descriptions_are_database_comments(built):
+    """Every public mart carries its description and its columns' as comments (persist_docs, marts only)."""
+    project, database, marts = built
+    manifest = json.loads((project / "target" / "manifest.json").read_text(encoding="utf-8"))
+    described = {node["name"]: node for node in manifest["nodes"].values()
+                 if node["resource_type"] == "model" and node["package_name"] == "ragmart"}
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        tables = dict(((row[0], row[1]), row[2]) for row in con.execute(
+            "select schema_name, table_name, comment from duckdb_tables()").fetchall())
+        columns = dict(((row[0], row[1], row[2]), row[3]) for row in con.execute(
+            "select schema_name, table_name, column_name, comment from duckdb_columns()").fetchall())
+    finally:
+        con.close()
+    problems = []
+    for name, schema, table in marts:
+        node = described[name]
+        if tables.get((schema, table)) != node["description"]:
+            problems.append(f"{name}: the table comment is not its description")
+        problems += [f"{name}.{column}: no comment" for column, spec in node["columns"].items()
+                     if columns.get((schema, table, column)) != spec["description"]]
+    assert not problems, problems
+    internal = [(node["schema"], node.get("alias") or name) for name, node in described.items()
+                if node.get("access") != "public" and node["config"]["materialized"] == "table"]
+    assert internal and all(not tables.get(key) for key in internal), "only the marts carry comments"
+
+
 @pytest.fixture
 def compat_python() -> Path:
     """The compat venv's python; the test is skipped (before the build) when the venv is missing."""
