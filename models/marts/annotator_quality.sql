@@ -4,8 +4,8 @@
     adjudicated value where a unit was adjudicated, so that a lead sees who drifts. The pairwise
     comparisons are counted from the unit's vote counts (a vote of 1 agrees with the unit's other
     1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves, and the
-    votes are read in wide form (ragmart_voter_rows: one row per voter and unit, every label a
-    column), so each vote row is read once for all the labels of its task.
+    votes are read in wide form (int_annotations__human_rows in the role `annotator`: one row per
+    voter and unit, every label a column), so each vote row is read once for all the labels of its task.
 -#}
 with
 
@@ -26,7 +26,9 @@ adjudicated as (
 {%- set labels = ragmart_task_spec(task).labels %}
 
 {{ task }}_votes as (
-    {{ ragmart_voter_rows(task) | indent(4) }}
+
+    select * from {{ ref('int_annotations__human_rows') }}
+    where task = '{{ task }}' and annotator_role = 'annotator'
 
 ),
 

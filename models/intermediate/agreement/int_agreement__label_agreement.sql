@@ -3,8 +3,9 @@
     two or more votes (docs/rules.md, Agreement and tiers), by the formulas of
     macros/metrics/ragmart_agreement.sql. A tier row exists when the tier has at least one such
     unit. Read by the marts annotator_agreement and labeling_protocol. The voters are counted per
-    task and tier from the wide vote rows (ragmart_voter_rows): every accepted row carries every
-    label of its task, so a unit has the same votes for all its labels and so the same voters.
+    task and tier from the wide vote rows (int_annotations__human_rows in the role `annotator`):
+    every accepted row carries every label of its task, so a unit has the same votes for all its
+    labels and so the same voters.
     The 95 % intervals of alpha and AC1 and p_alpha_below_target use the record-clustered
     jackknife standard errors of int_agreement__label_jackknife (docs/rules.md, Agreement
     uncertainty).
@@ -28,54 +29,44 @@ label_jackknife as (
     select * from {{ ref('int_agreement__label_jackknife') }}
 
 ),
-{%- for task in ragmart_tasks() %}
 
-{{ task }}_votes as (
-    {{ ragmart_voter_rows(task) | indent(4) }}
+votes as (
+
+    select * from {{ ref('int_annotations__human_rows') }}
+    where annotator_role = 'annotator'
 
 ),
 
-{{ task }}_pairable_units as (
+pairable_units as (
 
     select
+        task,
         record_uuid,
         unit_chunk_key
 
-    from {{ task }}_votes
-    group by record_uuid, unit_chunk_key
+    from votes
+    group by task, record_uuid, unit_chunk_key
     having count(*) >= 2
 
 ),
 
-{{ task }}_pairable_voters as (
+pairable_voters as (
 
     select distinct
-        '{{ task }}' as task,
+        votes.task,
         record_tiers.tier,
-        {{ task }}_votes.annotator_id
+        votes.annotator_id
 
-    from {{ task }}_votes
-    inner join {{ task }}_pairable_units
+    from votes
+    inner join pairable_units
         on
-            {{ task }}_votes.record_uuid = {{ task }}_pairable_units.record_uuid
-            and {{ task }}_votes.unit_chunk_key = {{ task }}_pairable_units.unit_chunk_key
+            votes.task = pairable_units.task
+            and votes.record_uuid = pairable_units.record_uuid
+            and votes.unit_chunk_key = pairable_units.unit_chunk_key
     inner join record_tiers
         on
-            record_tiers.task = '{{ task }}'
-            and {{ task }}_votes.record_uuid = record_tiers.record_uuid
-
-),
-{%- endfor %}
-
-pairable_voters as (
-    {%- for task in ragmart_tasks() %}
-
-    select * from {{ task }}_pairable_voters
-    {%- if not loop.last %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
+            votes.task = record_tiers.task
+            and votes.record_uuid = record_tiers.record_uuid
 
 ),
 

@@ -2,8 +2,8 @@
     Agreement of every pair of voters (annotator_a < annotator_b) per task and label over the units
     both labelled (tier all): shared units, observed agreement, Cohen's kappa and its 95 %
     record-clustered jackknife interval (docs/rules.md, Agreement and tiers, Agreement
-    uncertainty). The votes are paired in wide form (ragmart_voter_rows: one row per voter and
-    unit, every label a column), so each pair of rows is joined once for all the labels of its
+    uncertainty). The votes are paired in wide form (int_annotations__human_rows in the role
+    `annotator`: one row per voter and unit, every label a column), so each pair of rows is joined once for all the labels of its
     task, and counted per record: the pair's counts are the sums over its records, and a record's
     replicate (kappa without that record's shared units) is the kappa of the totals minus its
     counts (ragmart_cohen_kappa_from_counts, as for the judges in int_judges__kappa_jackknife).
@@ -14,7 +14,9 @@ with
 {%- set labels = ragmart_task_spec(task).labels %}
 
 {{ task }}_votes as (
-    {{ ragmart_voter_rows(task) | indent(4) }}
+
+    select * from {{ ref('int_annotations__human_rows') }}
+    where task = '{{ task }}' and annotator_role = 'annotator'
 
 ),
 

@@ -1,17 +1,19 @@
 {#-
     The human consensus of every unit and label (docs/rules.md, Consensus): the latest adjudicator
     row decides; else unanimous (single when one vote); else the strict majority; else tied.
-    Counted in wide form: one aggregation per task over its accepted HUMAN rows (every label a
-    column, no window), the latest adjudication found among the adjudicator rows alone, and only
-    then one row per label. Every accepted row carries every label of its task, so the latest
-    adjudicator row of a unit is the same for all its labels.
+    Counted in wide form: one aggregation per task over its accepted HUMAN rows
+    (int_annotations__human_rows: every label a column, no window), the latest adjudication found
+    among the adjudicator rows alone, and only then one row per label. Every accepted row carries
+    every label of its task, so the latest adjudicator row of a unit is the same for all its labels.
 -#}
 with
 {%- for task in ragmart_tasks() %}
 {%- set labels = ragmart_task_spec(task).labels %}
 
 {{ task }}_human_rows as (
-    {{ ragmart_human_rows(task) | indent(4) }}
+
+    select * from {{ ref('int_annotations__human_rows') }}
+    where task = '{{ task }}'
 
 ),
 

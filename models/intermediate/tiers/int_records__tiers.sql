@@ -11,35 +11,22 @@ records_seed as (
     where annotation_status = 'accepted'
 
 ),
-{%- for task in ragmart_tasks() %}
 
-{{ task }}_human_rows as (
-    {{ ragmart_human_rows(task) | indent(4) }}
+human_rows as (
+
+    select * from {{ ref('int_annotations__human_rows') }}
 
 ),
 
-{{ task }}_records as (
+family_records as (
 
     select
-        '{{ task }}' as task,
+        task,
         record_uuid,
         count(distinct case when annotator_role = 'annotator' then annotator_id end) as n_voters
 
-    from {{ task }}_human_rows
-    group by record_uuid
-
-),
-{%- endfor %}
-
-family_records as (
-    {%- for task in ragmart_tasks() %}
-
-    select * from {{ task }}_records
-    {%- if not loop.last %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
+    from human_rows
+    group by task, record_uuid
 
 ),
 

@@ -1,0 +1,80 @@
+{#-
+    The accepted rows of HUMAN annotators of every task, one row each, with the unit, the role, the
+    instant and every binary label as a column (a label of another task is null). The LLM and CODE
+    judges' rows are left out (int_judges__labels reads them); an annotator id not in the
+    annotators input counts as a HUMAN in the role `annotator`. The consensus, the tiers, the
+    agreement and annotator_quality read it, each the task it filters on.
+    A view: a reader that filters on one task reads that task's validated rows alone (the engine
+    drops the union's other branches), so no copy of the accepted rows is written.
+-#}
+{{ config(materialized='view') }}
+
+with
+
+retrieval_validated as (
+
+    select * from {{ ref('int_retrieval__annotations_validated') }}
+    where annotation_status = 'accepted'
+
+),
+
+grounding_validated as (
+
+    select * from {{ ref('int_grounding__annotations_validated') }}
+    where annotation_status = 'accepted'
+
+),
+
+generation_validated as (
+
+    select * from {{ ref('int_generation__annotations_validated') }}
+    where annotation_status = 'accepted'
+
+),
+
+annotators as (
+
+    select * from {{ ref('stg_annotation_exports__annotators') }}
+
+),
+{%- set all_labels = [] %}
+{%- for task in ragmart_tasks() %}{% do all_labels.extend(ragmart_task_spec(task).labels) %}{% endfor %}
+
+accepted_rows as (
+    {%- for task in ragmart_tasks() %}
+    {%- set labels = ragmart_task_spec(task).labels %}
+
+    select
+        '{{ task }}' as task,
+        record_uuid,
+        {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
+        annotator_id,
+        created_at_utc,
+        {%- for label in all_labels %}
+        {{ label if label in labels else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as {{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from {{ task }}_validated
+    {%- if not loop.last %}
+
+    union all
+    {%- endif %}
+    {%- endfor %}
+
+),
+
+final as (
+
+    select
+        accepted_rows.*,
+        coalesce(accepted_rows.chunk_id, '') as unit_chunk_key,
+        coalesce(annotators.annotator_role, 'annotator') as annotator_role
+
+    from accepted_rows
+    left join annotators
+        on accepted_rows.annotator_id = annotators.annotator_id
+    where coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
+
+)
+
+select * from final
