@@ -7,6 +7,41 @@
     {{ return(['retrieval', 'grounding', 'generation']) }}
 {%- endmacro %}
 
+{#- Every binary label of every task, in task order (the columns of int_annotations__human_rows). -#}
+{% macro ragmart_labels() -%}
+    {%- set labels = [] -%}
+    {%- for task in ragmart_tasks() -%}
+        {%- do labels.extend(ragmart_task_spec(task).labels) -%}
+    {%- endfor -%}
+    {{ return(labels) }}
+{%- endmacro %}
+
+{#-
+    The pairs (task, label) of every binary label as literal rows joined by `union all`: the body of
+    a CTE that turns one row per unit (every label a column) into one row per unit and label of
+    its task, with ragmart_label_value picking the label's column.
+-#}
+{% macro ragmart_task_labels() -%}
+    {%- for task in ragmart_tasks() %}
+    {%- set outer = loop %}
+    {%- for label in ragmart_task_spec(task).labels %}
+    select '{{ task }}' as task, '{{ label }}' as label{% if not (outer.last and loop.last) %} union all{% endif %}
+    {%- endfor %}
+    {%- endfor %}
+{%- endmacro %}
+
+{#-
+    The value, for the label named by `label_column`, of the column `column_pattern` with `{label}`
+    replaced by that label (e.g. 'counted.n_positive_{label}'): a case over every binary label.
+-#}
+{% macro ragmart_label_value(label_column, column_pattern) -%}
+    case {{ label_column }}
+        {%- for label in ragmart_labels() %}
+        when '{{ label }}' then {{ column_pattern | replace('{label}', label) }}
+        {%- endfor %}
+    end
+{%- endmacro %}
+
 {% macro ragmart_task_spec(task) -%}
     {%- set specs = {
         'retrieval': {

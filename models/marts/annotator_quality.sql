@@ -5,9 +5,17 @@
     comparisons are counted from the unit's vote counts (a vote of 1 agrees with the unit's other
     1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves, and the
     votes are read in wide form (int_annotations__human_rows in the role `annotator`: one row per
-    voter and unit, every label a column), so each vote row is read once for all the labels of its task.
+    voter and unit, every label a column), so each vote row is read once for all the labels of its
+    task; only the voters' totals become one row per label.
 -#}
 with
+
+votes as (
+
+    select * from {{ ref('int_annotations__human_rows') }}
+    where annotator_role = 'annotator'
+
+),
 
 adjudicated as (
 
@@ -22,120 +30,145 @@ adjudicated as (
     where consensus_method = 'adjudicated'
 
 ),
-{%- for task in ragmart_tasks() %}
-{%- set labels = ragmart_task_spec(task).labels %}
 
-{{ task }}_votes as (
-
-    select * from {{ ref('int_annotations__human_rows') }}
-    where task = '{{ task }}' and annotator_role = 'annotator'
+task_labels as (
+    {{ ragmart_task_labels() }}
 
 ),
 
-{{ task }}_units as (
+units as (
 
     select
+        task,
         record_uuid,
         unit_chunk_key,
         count(*) as n_votes,
-        {%- for label in labels %}
+        {%- for label in ragmart_labels() %}
         sum({{ label }}) as n_positive_{{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from {{ task }}_votes
-    group by record_uuid, unit_chunk_key
+    from votes
+    group by task, record_uuid, unit_chunk_key
 
 ),
 
-{{ task }}_voter_totals as (
+{# A vote of 1 agrees with the unit's other 1-votes, a vote of 0 with its other 0-votes. #}
+voter_totals as (
 
     select
-        {{ task }}_votes.annotator_id,
+        votes.task,
+        votes.annotator_id,
         count(*) as n_units,
-        count(*) * {{ labels | length }} as n_label_votes,
-        {%- for label in labels %}
-        sum({{ task }}_votes.{{ label }}) as n_positive_{{ label }},
-        count({{ task }}_votes.{{ label }}) as n_valued_{{ label }},
+        {%- for label in ragmart_labels() %}
+        sum(votes.{{ label }}) as n_positive_{{ label }},
+        count(votes.{{ label }}) as n_valued_{{ label }},
         {%- endfor %}
-        min({{ task }}_votes.created_at_utc) as first_vote_at_utc,
-        max({{ task }}_votes.created_at_utc) as last_vote_at_utc,
-        {%- for label in labels %}
+        min(votes.created_at_utc) as first_vote_at_utc,
+        max(votes.created_at_utc) as last_vote_at_utc,
+        {%- for label in ragmart_labels() %}
         sum(
             case
-                when {{ task }}_units.n_votes < 2 then 0
-                when {{ task }}_votes.{{ label }} = 1 then {{ task }}_units.n_positive_{{ label }} - 1
-                else {{ task }}_units.n_votes - {{ task }}_units.n_positive_{{ label }} - 1
+                when units.n_votes < 2 then 0
+                when votes.{{ label }} = 1 then units.n_positive_{{ label }} - 1
+                else units.n_votes - units.n_positive_{{ label }} - 1
             end
         ) as n_agreeing_{{ label }},
         {%- endfor %}
-        sum(case when {{ task }}_units.n_votes >= 2 then 1 else 0 end) as n_shared_units,
-        sum(case when {{ task }}_units.n_votes >= 2 then {{ labels | length }} * ({{ task }}_units.n_votes - 1) else 0 end)
-            as n_pairwise_comparisons
+        sum(case when units.n_votes >= 2 then 1 else 0 end) as n_shared_units,
+        sum(case when units.n_votes >= 2 then units.n_votes - 1 else 0 end) as n_other_votes
 
-    from {{ task }}_votes
-    inner join {{ task }}_units
+    from votes
+    inner join units
         on
-            {{ task }}_votes.record_uuid = {{ task }}_units.record_uuid
-            and {{ task }}_votes.unit_chunk_key = {{ task }}_units.unit_chunk_key
-    group by {{ task }}_votes.annotator_id
+            votes.task = units.task
+            and votes.record_uuid = units.record_uuid
+            and votes.unit_chunk_key = units.unit_chunk_key
+    group by votes.task, votes.annotator_id
 
 ),
 
-{{ task }}_adjudication as (
+voter_labels as (
 
     select
-        {{ task }}_votes.annotator_id,
+        voter_totals.task,
+        voter_totals.annotator_id,
+        {{ ragmart_label_value('task_labels.label', 'voter_totals.n_positive_{label}') | indent(8) }} as n_positive,
+        {{ ragmart_label_value('task_labels.label', 'voter_totals.n_valued_{label}') | indent(8) }} as n_valued,
+        {{ ragmart_label_value('task_labels.label', 'voter_totals.n_agreeing_{label}') | indent(8) }} as n_agreeing
+
+    from voter_totals
+    inner join task_labels
+        on voter_totals.task = task_labels.task
+
+),
+
+voter_label_sums as (
+
+    select
+        task,
+        annotator_id,
+        count(*) as n_labels,
+        sum(n_positive) as n_positive,
+        sum(n_valued) as n_valued,
+        sum(n_agreeing) as n_agreeing
+
+    from voter_labels
+    group by task, annotator_id
+
+),
+
+adjudication as (
+
+    select
+        votes.task,
+        votes.annotator_id,
         count(*) as n_adjudicated_labels,
         sum(
             case
-                {%- for label in labels %}
-                when adjudicated.label = '{{ label }}' and {{ task }}_votes.{{ label }} = adjudicated.consensus_value then 1
-                {%- endfor %}
+                when {{ ragmart_label_value('adjudicated.label', 'votes.{label}') | indent(16) }} = adjudicated.consensus_value
+                    then 1
                 else 0
             end
         ) as n_matching_adjudication
 
-    from {{ task }}_votes
+    from votes
     inner join adjudicated
         on
-            adjudicated.task = '{{ task }}'
-            and {{ task }}_votes.record_uuid = adjudicated.record_uuid
-            and {{ task }}_votes.unit_chunk_key = adjudicated.unit_chunk_key
-    group by {{ task }}_votes.annotator_id
+            votes.task = adjudicated.task
+            and votes.record_uuid = adjudicated.record_uuid
+            and votes.unit_chunk_key = adjudicated.unit_chunk_key
+    group by votes.task, votes.annotator_id
 
 ),
-{%- endfor %}
 
 labelled as (
-    {%- for task in ragmart_tasks() %}
-    {%- set labels = ragmart_task_spec(task).labels %}
 
     select
-        '{{ task }}' as task,
-        {{ task }}_voter_totals.annotator_id,
-        {{ task }}_voter_totals.n_units,
-        {{ task }}_voter_totals.n_label_votes,
-        cast({% for label in labels %}{{ task }}_voter_totals.n_positive_{{ label }}{% if not loop.last %} + {% endif %}{% endfor %} as {{ ragmart_type_double() }})
-        / nullif({% for label in labels %}{{ task }}_voter_totals.n_valued_{{ label }}{% if not loop.last %} + {% endif %}{% endfor %}, 0)
-            as positive_vote_rate,
-        {{ task }}_voter_totals.first_vote_at_utc,
-        {{ task }}_voter_totals.last_vote_at_utc,
-        {{ task }}_voter_totals.n_shared_units,
-        {{ task }}_voter_totals.n_pairwise_comparisons,
-        cast({% for label in labels %}{{ task }}_voter_totals.n_agreeing_{{ label }}{% if not loop.last %} + {% endif %}{% endfor %} as {{ ragmart_type_double() }})
-        / nullif({{ task }}_voter_totals.n_pairwise_comparisons, 0) as pairwise_agreement,
-        {{ task }}_adjudication.n_adjudicated_labels,
-        cast({{ task }}_adjudication.n_matching_adjudication as {{ ragmart_type_double() }})
-        / {{ task }}_adjudication.n_adjudicated_labels as adjudication_agreement
+        voter_totals.task,
+        voter_totals.annotator_id,
+        voter_totals.n_units,
+        voter_totals.n_units * voter_label_sums.n_labels as n_label_votes,
+        cast(voter_label_sums.n_positive as {{ ragmart_type_double() }})
+        / nullif(voter_label_sums.n_valued, 0) as positive_vote_rate,
+        voter_totals.first_vote_at_utc,
+        voter_totals.last_vote_at_utc,
+        voter_totals.n_shared_units,
+        voter_label_sums.n_labels * voter_totals.n_other_votes as n_pairwise_comparisons,
+        cast(voter_label_sums.n_agreeing as {{ ragmart_type_double() }})
+        / nullif(voter_label_sums.n_labels * voter_totals.n_other_votes, 0) as pairwise_agreement,
+        adjudication.n_adjudicated_labels,
+        cast(adjudication.n_matching_adjudication as {{ ragmart_type_double() }})
+        / adjudication.n_adjudicated_labels as adjudication_agreement
 
-    from {{ task }}_voter_totals
-    left join {{ task }}_adjudication
-        on {{ task }}_voter_totals.annotator_id = {{ task }}_adjudication.annotator_id
-    {%- if not loop.last %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
+    from voter_totals
+    inner join voter_label_sums
+        on
+            voter_totals.task = voter_label_sums.task
+            and voter_totals.annotator_id = voter_label_sums.annotator_id
+    left join adjudication
+        on
+            voter_totals.task = adjudication.task
+            and voter_totals.annotator_id = adjudication.annotator_id
 
 ),
 

@@ -3,57 +3,67 @@
     both labelled (tier all): shared units, observed agreement, Cohen's kappa and its 95 %
     record-clustered jackknife interval (docs/rules.md, Agreement and tiers, Agreement
     uncertainty). The votes are paired in wide form (int_annotations__human_rows in the role
-    `annotator`: one row per voter and unit, every label a column), so each pair of rows is joined once for all the labels of its
-    task, and counted per record: the pair's counts are the sums over its records, and a record's
-    replicate (kappa without that record's shared units) is the kappa of the totals minus its
-    counts (ragmart_cohen_kappa_from_counts, as for the judges in int_judges__kappa_jackknife).
-    Read by the mart annotator_pair_agreement.
+    `annotator`: one row per voter and unit, every label a column), so each pair of rows is joined
+    once for all the labels of its task, and counted per record: the pair's counts are the sums
+    over its records, and a record's replicate (kappa without that record's shared units) is the
+    kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
+    int_judges__kappa_jackknife). Read by the mart annotator_pair_agreement.
 -#}
 with
-{%- for task in ragmart_tasks() %}
-{%- set labels = ragmart_task_spec(task).labels %}
 
-{{ task }}_votes as (
+votes as (
 
     select * from {{ ref('int_annotations__human_rows') }}
-    where task = '{{ task }}' and annotator_role = 'annotator'
+    where annotator_role = 'annotator'
 
 ),
 
-{{ task }}_pair_records as (
+pair_records as (
 
     select
+        votes_a.task,
         votes_a.annotator_id as annotator_a,
         votes_b.annotator_id as annotator_b,
         votes_a.record_uuid,
         count(*) as n_shared_units,
-        {%- for label in labels %}
+        {%- for label in ragmart_labels() %}
         sum(case when votes_a.{{ label }} = votes_b.{{ label }} then 1 else 0 end) as n_agreeing_{{ label }},
         sum(votes_a.{{ label }}) as n_positive_a_{{ label }},
         sum(votes_b.{{ label }}) as n_positive_b_{{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from {{ task }}_votes as votes_a
-    inner join {{ task }}_votes as votes_b
+    from votes as votes_a
+    inner join votes as votes_b
         on
-            votes_a.record_uuid = votes_b.record_uuid
+            votes_a.task = votes_b.task
+            and votes_a.record_uuid = votes_b.record_uuid
             and votes_a.unit_chunk_key = votes_b.unit_chunk_key
             and {{ ragmart_collate_binary('votes_a.annotator_id') }} < votes_b.annotator_id
-    group by votes_a.annotator_id, votes_b.annotator_id, votes_a.record_uuid
+    group by votes_a.task, votes_a.annotator_id, votes_b.annotator_id, votes_a.record_uuid
 
 ),
-{%- endfor %}
+
+task_labels as (
+    {{ ragmart_task_labels() }}
+
+),
 
 record_counts as (
-    {{- ragmart_unpivot_labels('{task}_pair_records', [
-        'annotator_a',
-        'annotator_b',
-        'record_uuid',
-        'n_shared_units',
-        'n_agreeing_{label} as n_agreeing',
-        'n_positive_a_{label} as n_positive_a',
-        'n_positive_b_{label} as n_positive_b',
-    ]) }}
+
+    select
+        pair_records.task,
+        task_labels.label,
+        pair_records.annotator_a,
+        pair_records.annotator_b,
+        pair_records.record_uuid,
+        pair_records.n_shared_units,
+        {{ ragmart_label_value('task_labels.label', 'pair_records.n_agreeing_{label}') | indent(8) }} as n_agreeing,
+        {{ ragmart_label_value('task_labels.label', 'pair_records.n_positive_a_{label}') | indent(8) }} as n_positive_a,
+        {{ ragmart_label_value('task_labels.label', 'pair_records.n_positive_b_{label}') | indent(8) }} as n_positive_b
+
+    from pair_records
+    inner join task_labels
+        on pair_records.task = task_labels.task
 
 ),
 

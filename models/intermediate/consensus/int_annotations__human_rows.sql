@@ -3,9 +3,9 @@
     instant and every binary label as a column (a label of another task is null). The LLM and CODE
     judges' rows are left out (int_judges__labels reads them); an annotator id not in the
     annotators input counts as a HUMAN in the role `annotator`. The consensus, the tiers, the
-    agreement and annotator_quality read it, each the task it filters on.
-    A view: a reader that filters on one task reads that task's validated rows alone (the engine
-    drops the union's other branches), so no copy of the accepted rows is written.
+    agreement and annotator_quality read it and count all tasks at once, every label a column.
+    A view: no copy of the accepted rows is written, and each reader reads only the columns it
+    needs.
 -#}
 {{ config(materialized='view') }}
 
@@ -37,8 +37,6 @@ annotators as (
     select * from {{ ref('stg_annotation_exports__annotators') }}
 
 ),
-{%- set all_labels = [] %}
-{%- for task in ragmart_tasks() %}{% do all_labels.extend(ragmart_task_spec(task).labels) %}{% endfor %}
 
 accepted_rows as (
     {%- for task in ragmart_tasks() %}
@@ -50,7 +48,7 @@ accepted_rows as (
         {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
         annotator_id,
         created_at_utc,
-        {%- for label in all_labels %}
+        {%- for label in ragmart_labels() %}
         {{ label if label in labels else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as {{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 

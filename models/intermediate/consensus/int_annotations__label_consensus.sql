@@ -1,27 +1,27 @@
 {#-
     The human consensus of every unit and label (docs/rules.md, Consensus): the latest adjudicator
     row decides; else unanimous (single when one vote); else the strict majority; else tied.
-    Counted in wide form: one aggregation per task over its accepted HUMAN rows
-    (int_annotations__human_rows: every label a column, no window), the latest adjudication found
-    among the adjudicator rows alone, and only then one row per label. Every accepted row carries
-    every label of its task, so the latest adjudicator row of a unit is the same for all its labels.
+    Counted over int_annotations__human_rows in wide form: one group by per unit counts the votes
+    of every label (each label a column, no window) and finds the latest adjudication among the
+    adjudicator rows alone; only then does each unit become one row per label of its task. Every
+    accepted row carries every label of its task, so the latest adjudicator row of a unit is the
+    same for all its labels.
 -#}
+{%- set labels = ragmart_labels() %}
 with
-{%- for task in ragmart_tasks() %}
-{%- set labels = ragmart_task_spec(task).labels %}
 
-{{ task }}_human_rows as (
+human_rows as (
 
     select * from {{ ref('int_annotations__human_rows') }}
-    where task = '{{ task }}'
 
 ),
 
-{{ task }}_counted as (
+counted as (
 
     select
+        task,
         record_uuid,
-        chunk_id,
+        unit_chunk_key,
         sum(case when annotator_role = 'annotator' then 1 else 0 end) as n_votes,
         {%- for label in labels %}
         sum(case when annotator_role = 'annotator' then {{ label }} else 0 end) as n_positive_{{ label }},
@@ -29,83 +29,81 @@ with
         sum(case when annotator_role = 'adjudicator' then 1 else 0 end) as n_adjudications,
         max(case when annotator_role = 'annotator' then created_at_utc end) as latest_vote_at_utc
 
-    from {{ task }}_human_rows
-    group by record_uuid, chunk_id
+    from human_rows
+    group by task, record_uuid, unit_chunk_key
 
 ),
 
-{{ task }}_adjudications as (
+adjudications as (
 
-    select * from {{ task }}_human_rows
+    select * from human_rows
     where annotator_role = 'adjudicator'
 
 ),
 
-{{ task }}_latest_adjudications as (
+latest_adjudications as (
 
     select
+        task,
         record_uuid,
-        chunk_id,
+        unit_chunk_key,
         max(created_at_utc) as latest_adjudicated_at_utc
 
-    from {{ task }}_adjudications
-    group by record_uuid, chunk_id
+    from adjudications
+    group by task, record_uuid, unit_chunk_key
 
 ),
 
-{{ task }}_latest_values as (
+{# Two adjudicators at the latest instant may disagree: min and max tell. #}
+latest_values as (
 
     select
-        {{ task }}_adjudications.record_uuid,
-        {{ task }}_adjudications.chunk_id,
+        adjudications.task,
+        adjudications.record_uuid,
+        adjudications.unit_chunk_key,
         {%- for label in labels %}
-        min({{ task }}_adjudications.{{ label }}) as min_latest_{{ label }},
-        max({{ task }}_adjudications.{{ label }}) as max_latest_{{ label }}{% if not loop.last %},{% endif %}
+        min(adjudications.{{ label }}) as min_latest_{{ label }},
+        max(adjudications.{{ label }}) as max_latest_{{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from {{ task }}_adjudications
-    inner join {{ task }}_latest_adjudications
+    from adjudications
+    inner join latest_adjudications
         on
-            {{ task }}_adjudications.record_uuid = {{ task }}_latest_adjudications.record_uuid
-            {%- if task == 'retrieval' %}
-            and {{ task }}_adjudications.chunk_id = {{ task }}_latest_adjudications.chunk_id
-            {%- endif %}
-            and {{ task }}_adjudications.created_at_utc = {{ task }}_latest_adjudications.latest_adjudicated_at_utc
-    group by {{ task }}_adjudications.record_uuid, {{ task }}_adjudications.chunk_id
+            adjudications.task = latest_adjudications.task
+            and adjudications.record_uuid = latest_adjudications.record_uuid
+            and adjudications.unit_chunk_key = latest_adjudications.unit_chunk_key
+            and adjudications.created_at_utc = latest_adjudications.latest_adjudicated_at_utc
+    group by adjudications.task, adjudications.record_uuid, adjudications.unit_chunk_key
 
 ),
 
-{{ task }}_units as (
+task_labels as (
+    {{ ragmart_task_labels() }}
+
+),
+
+unit_labels as (
 
     select
-        {{ task }}_counted.*,
-        {%- for label in labels %}
-        {{ task }}_latest_values.min_latest_{{ label }},
-        {{ task }}_latest_values.max_latest_{{ label }}{% if not loop.last %},{% endif %}
-        {%- endfor %}
+        counted.task,
+        counted.record_uuid,
+        counted.unit_chunk_key,
+        task_labels.label,
+        counted.n_votes,
+        {{ ragmart_label_value('task_labels.label', 'counted.n_positive_{label}') | indent(8) }} as n_positive_votes,
+        counted.n_adjudications,
+        counted.latest_vote_at_utc,
+        {{ ragmart_label_value('task_labels.label', 'latest_values.min_latest_{label}') | indent(8) }} as min_latest_adjudication,
+        {{ ragmart_label_value('task_labels.label', 'latest_values.max_latest_{label}') | indent(8) }} as max_latest_adjudication
 
-    from {{ task }}_counted
-    left join {{ task }}_latest_values
+    from counted
+    inner join task_labels
+        on counted.task = task_labels.task
+    left join latest_values
         on
-            {{ task }}_counted.record_uuid = {{ task }}_latest_values.record_uuid
-            {%- if task == 'retrieval' %}
-            and {{ task }}_counted.chunk_id = {{ task }}_latest_values.chunk_id
-            {%- endif %}
-
-),
-{%- endfor %}
-
-unpivoted as (
-    {{- ragmart_unpivot_labels('{task}_units', [
-        'record_uuid',
-        'chunk_id',
-        'n_votes',
-        'n_positive_{label} as n_positive_votes',
-        'n_adjudications',
-        'latest_vote_at_utc',
-        'min_latest_{label} as min_latest_adjudication',
-        'max_latest_{label} as max_latest_adjudication',
-    ]) }}
+            counted.task = latest_values.task
+            and counted.record_uuid = latest_values.record_uuid
+            and counted.unit_chunk_key = latest_values.unit_chunk_key
 
 ),
 
@@ -114,7 +112,8 @@ resolved as (
     select
         task,
         record_uuid,
-        chunk_id,
+        {# the unit's chunk in retrieval, null in the tasks whose unit is the record #}
+        case when task = 'retrieval' then unit_chunk_key end as chunk_id,
         label,
         n_votes,
         n_positive_votes,
@@ -136,7 +135,7 @@ resolved as (
             else 0
         end as consensus_value
 
-    from unpivoted
+    from unit_labels
 
 ),
 

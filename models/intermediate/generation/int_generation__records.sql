@@ -4,9 +4,16 @@
 -#}
 with
 
+label_consensus as (
+
+    select * from {{ ref('int_annotations__label_consensus') }}
+    where task = 'generation'
+
+),
+
 unit_consensus as (
 
-    {{ ragmart_unit_consensus('generation') }}
+    {{ ragmart_unit_consensus('generation', 'label_consensus') }}
 
 ),
 

@@ -4,9 +4,16 @@
 -#}
 with
 
+label_consensus as (
+
+    select * from {{ ref('int_annotations__label_consensus') }}
+    where task = 'grounding'
+
+),
+
 unit_consensus as (
 
-    {{ ragmart_unit_consensus('grounding') }}
+    {{ ragmart_unit_consensus('grounding', 'label_consensus') }}
 
 ),
 

@@ -1,9 +1,16 @@
 {#- One row per judged chunk (retrieval unit): its rank, consensus labels and relevance grade. -#}
 with
 
+label_consensus as (
+
+    select * from {{ ref('int_annotations__label_consensus') }}
+    where task = 'retrieval'
+
+),
+
 unit_consensus as (
 
-    {{ ragmart_unit_consensus('retrieval') }}
+    {{ ragmart_unit_consensus('retrieval', 'label_consensus') }}
 
 ),
 
