@@ -7,7 +7,7 @@
     {{ return(['retrieval', 'grounding', 'generation']) }}
 {%- endmacro %}
 
-{#- Every binary label of every task, in task order (the columns of int_annotations__human_rows). -#}
+{#- Every binary label of every task, in task order (the columns of int_annotations__accepted_rows). -#}
 {% macro ragmart_labels() -%}
     {%- set labels = [] -%}
     {%- for task in ragmart_tasks() -%}
@@ -146,31 +146,4 @@
 {#- The seed an input is read from. -#}
 {% macro ragmart_input_seed(task) -%}
     {{ return(task if task in ['records', 'annotators'] else ragmart_task_spec(task).seed) }}
-{%- endmacro %}
-
-{#-
-    The long form of per-task wide rows: one select per task and binary label, joined by
-    `union all`, each with the task and the label as text and then `columns`, in which `{label}`
-    stands for the label's name (e.g. 'n_positive_{label} as n_positive_votes'); `relation` names
-    each task's rows with `{task}` (e.g. '{task}_units').
--#}
-{% macro ragmart_unpivot_labels(relation, columns) -%}
-    {%- for task in ragmart_tasks() %}
-    {%- set outer_loop = loop %}
-    {%- for label in ragmart_task_spec(task).labels %}
-
-    select
-        '{{ task }}' as task,
-        '{{ label }}' as label,
-        {%- for column in columns %}
-        {{ column | replace('{label}', label) }}{% if not loop.last %},{% endif %}
-        {%- endfor %}
-
-    from {{ relation | replace('{task}', task) }}
-    {%- if not (outer_loop.last and loop.last) %}
-
-    union all
-    {%- endif %}
-    {%- endfor %}
-    {%- endfor %}
 {%- endmacro %}

@@ -4,16 +4,16 @@
     adjudicated value where a unit was adjudicated, so that a lead sees who drifts. The pairwise
     comparisons are counted from the unit's vote counts (a vote of 1 agrees with the unit's other
     1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves, and the
-    votes are read in wide form (int_annotations__human_rows in the role `annotator`: one row per
-    voter and unit, every label a column), so each vote row is read once for all the labels of its
-    task; only the voters' totals become one row per label.
+    votes are read in wide form (int_annotations__accepted_rows of HUMAN annotators in the role
+    `annotator`: one row per voter and unit, every label a column), so each vote row is read once
+    for all the labels of its task; only the voters' totals become one row per label.
 -#}
 with
 
 votes as (
 
-    select * from {{ ref('int_annotations__human_rows') }}
-    where annotator_role = 'annotator'
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind = 'HUMAN' and annotator_role = 'annotator'
 
 ),
 

@@ -3,9 +3,9 @@
     two or more votes (docs/rules.md, Agreement and tiers), by the formulas of
     macros/metrics/ragmart_agreement.sql. A tier row exists when the tier has at least one such
     unit. Read by the marts annotator_agreement and labeling_protocol. The voters are counted per
-    task and tier from the wide vote rows (int_annotations__human_rows in the role `annotator`):
-    every accepted row carries every label of its task, so a unit has the same votes for all its
-    labels and so the same voters.
+    task and tier from the wide vote rows (int_annotations__accepted_rows of HUMAN annotators in
+    the role `annotator`): every accepted row carries every label of its task, so a unit has the
+    same votes for all its labels and so the same voters.
     The 95 % intervals of alpha and AC1 and p_alpha_below_target use the record-clustered
     jackknife standard errors of int_agreement__label_jackknife (docs/rules.md, Agreement
     uncertainty).
@@ -32,8 +32,8 @@ label_jackknife as (
 
 votes as (
 
-    select * from {{ ref('int_annotations__human_rows') }}
-    where annotator_role = 'annotator'
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind = 'HUMAN' and annotator_role = 'annotator'
 
 ),
 

@@ -2,9 +2,9 @@
     Agreement of every pair of voters (annotator_a < annotator_b) per task and label over the units
     both labelled (tier all): shared units, observed agreement, Cohen's kappa and its 95 %
     record-clustered jackknife interval (docs/rules.md, Agreement and tiers, Agreement
-    uncertainty). The votes are paired in wide form (int_annotations__human_rows in the role
-    `annotator`: one row per voter and unit, every label a column), so each pair of rows is joined
-    once for all the labels of its task, and counted per record: the pair's counts are the sums
+    uncertainty). The votes are paired in wide form (int_annotations__accepted_rows of HUMAN
+    annotators in the role `annotator`: one row per voter and unit, every label a column), so each
+    pair of rows is joined once for all the labels of its task, and counted per record: the pair's counts are the sums
     over its records, and a record's replicate (kappa without that record's shared units) is the
     kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
     int_judges__kappa_jackknife). Read by the mart annotator_pair_agreement.
@@ -13,8 +13,8 @@ with
 
 votes as (
 
-    select * from {{ ref('int_annotations__human_rows') }}
-    where annotator_role = 'annotator'
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind = 'HUMAN' and annotator_role = 'annotator'
 
 ),
 

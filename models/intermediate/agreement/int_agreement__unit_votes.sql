@@ -1,8 +1,8 @@
 {#-
     Per unit and label with at least one vote: the number of votes m_u, the 1-votes n_u1, whether
-    the votes disagree, the latest vote and the record's tier. The votes are those of
-    int_annotations__human_rows in the role `annotator` (accepted rows of HUMAN annotators), already
-    counted per unit and label by int_annotations__label_consensus; this view adds the tier.
+    the votes disagree, the latest vote and the record's tier. The votes are the accepted rows of
+    HUMAN annotators in the role `annotator` (int_annotations__accepted_rows), already counted per
+    unit and label by int_annotations__label_consensus; this view adds the tier.
 -#}
 with
 

@@ -1,7 +1,7 @@
 {#-
     The human consensus of every unit and label (docs/rules.md, Consensus): the latest adjudicator
     row decides; else unanimous (single when one vote); else the strict majority; else tied.
-    Counted over int_annotations__human_rows in wide form: one group by per unit counts the votes
+    Counted over the HUMAN rows of int_annotations__accepted_rows in wide form: one group by per unit counts the votes
     of every label (each label a column, no window) and finds the latest adjudication among the
     adjudicator rows alone; only then does each unit become one row per label of its task. Every
     accepted row carries every label of its task, so the latest adjudicator row of a unit is the
@@ -12,7 +12,8 @@ with
 
 human_rows as (
 
-    select * from {{ ref('int_annotations__human_rows') }}
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind = 'HUMAN'
 
 ),
 

@@ -1,65 +1,39 @@
 {#-
     One row per accepted row of a judge (an annotator of kind LLM or CODE in the annotators seed,
-    whatever its role) and binary label: the base of every judge model. Each task's validated
-    rows are joined to the annotators in wide form and only the judges' rows are unpivoted, so
-    the HUMAN rows (most of an export) are read once and never multiplied by their labels.
+    whatever its role) and binary label: the base of every judge model. Only the judges' rows of
+    int_annotations__accepted_rows (one row per accepted row, every label a column) become one row
+    per label of their task, so the HUMAN rows (most of an export) are never multiplied by their
+    labels.
 -#}
 with
 
-judges as (
+judge_rows as (
 
-    select * from {{ ref('stg_annotation_exports__annotators') }}
+    select * from {{ ref('int_annotations__accepted_rows') }}
     where annotator_kind in ('LLM', 'CODE')
 
 ),
-{%- for task in ragmart_tasks() %}
-{%- set spec = ragmart_task_spec(task) %}
 
-{{ task }}_judge_rows as (
-
-    select
-        validated.record_uuid,
-        {{ 'validated.chunk_id' if 'chunk_id' in spec.unit_columns else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
-        {{ 'validated.chunk_rank' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_bigint() ~ ')' }} as chunk_rank,
-        validated.annotator_id,
-        judges.annotator_kind,
-        {%- for label in spec.labels %}
-        validated.{{ label }}{% if not loop.last %},{% endif %}
-        {%- endfor %}
-
-    from {{ ref('int_' ~ task ~ '__annotations_validated') }} as validated
-    inner join judges
-        on validated.annotator_id = judges.annotator_id
-    where validated.annotation_status = 'accepted'
-
-),
-{%- endfor %}
-
-unpivoted as (
-    {{- ragmart_unpivot_labels('{task}_judge_rows', [
-        'record_uuid',
-        'chunk_id',
-        'chunk_rank',
-        'annotator_id',
-        'annotator_kind',
-        '{label} as label_value',
-    ]) }}
+task_labels as (
+    {{ ragmart_task_labels() }}
 
 ),
 
 final as (
 
     select
-        task,
-        record_uuid,
-        chunk_id,
-        chunk_rank,
-        annotator_id,
-        annotator_kind,
-        label,
-        label_value
+        judge_rows.task,
+        judge_rows.record_uuid,
+        judge_rows.chunk_id,
+        judge_rows.chunk_rank,
+        judge_rows.annotator_id,
+        judge_rows.annotator_kind,
+        task_labels.label,
+        {{ ragmart_label_value('task_labels.label', 'judge_rows.{label}') | indent(8) }} as label_value
 
-    from unpivoted
+    from judge_rows
+    inner join task_labels
+        on judge_rows.task = task_labels.task
 
 )
 

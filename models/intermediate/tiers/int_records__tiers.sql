@@ -14,7 +14,8 @@ records_seed as (
 
 human_rows as (
 
-    select * from {{ ref('int_annotations__human_rows') }}
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind = 'HUMAN'
 
 ),
 

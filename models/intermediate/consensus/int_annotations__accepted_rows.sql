@@ -1,11 +1,11 @@
 {#-
-    The accepted rows of HUMAN annotators of every task, one row each, with the unit, the role, the
-    instant and every binary label as a column (a label of another task is null). The LLM and CODE
-    judges' rows are left out (int_judges__labels reads them); an annotator id not in the
-    annotators input counts as a HUMAN in the role `annotator`. The consensus, the tiers, the
-    agreement and annotator_quality read it and count all tasks at once, every label a column.
-    A view: no copy of the accepted rows is written, and each reader reads only the columns it
-    needs.
+    The accepted rows of every task, one row each, with the unit, the annotator's kind and role,
+    the instant and every binary label as a column (a label of another task is null). An
+    annotator id not in the annotators input counts as a HUMAN in the role `annotator`. The human
+    readers (the consensus, the tiers, the agreement models and annotator_quality) keep the kind
+    HUMAN, int_judges__labels the kinds LLM and CODE; each counts all tasks at once, every label a
+    column. A view: no copy of the accepted rows is written, and each reader reads only the
+    columns it needs.
 -#}
 {{ config(materialized='view') }}
 
@@ -46,6 +46,7 @@ accepted_rows as (
         '{{ task }}' as task,
         record_uuid,
         {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
+        {{ 'chunk_rank' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_bigint() ~ ')' }} as chunk_rank,
         annotator_id,
         created_at_utc,
         {%- for label in ragmart_labels() %}
@@ -66,12 +67,12 @@ final as (
     select
         accepted_rows.*,
         coalesce(accepted_rows.chunk_id, '') as unit_chunk_key,
+        coalesce(annotators.annotator_kind, 'HUMAN') as annotator_kind,
         coalesce(annotators.annotator_role, 'annotator') as annotator_role
 
     from accepted_rows
     left join annotators
         on accepted_rows.annotator_id = annotators.annotator_id
-    where coalesce(annotators.annotator_kind, 'HUMAN') = 'HUMAN'
 
 )
 
