@@ -49,6 +49,7 @@ accepted_rows as (
         {{ 'chunk_rank' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_bigint() ~ ')' }} as chunk_rank,
         annotator_id,
         created_at_utc,
+        language,
         {%- for label in ragmart_labels() %}
         {{ label if label in labels else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as {{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}

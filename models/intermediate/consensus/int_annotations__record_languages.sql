@@ -1,31 +1,13 @@
 {#-
     The language of each record per family (docs/rules.md, Consensus): the one non-empty language
-    of its accepted rows in that family; none, or more than one, gives `unknown`.
+    of its accepted rows in that family (any annotator kind); none, or more than one, gives
+    `unknown`.
 -#}
 with
-{%- for task in ragmart_tasks() %}
 
-{{ task }}_annotations as (
+accepted_rows as (
 
-    select
-        task,
-        record_uuid,
-        language
-
-    from {{ ref('int_' ~ task ~ '__annotations_validated') }}
-    where annotation_status = 'accepted'
-
-),
-{%- endfor %}
-
-accepted_annotations as (
-    {%- for task in ragmart_tasks() %}
-
-    select * from {{ task }}_annotations
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+    select * from {{ ref('int_annotations__accepted_rows') }}
 
 ),
 
@@ -36,7 +18,7 @@ final as (
         record_uuid,
         case when count(distinct language) = 1 then max(language) else 'unknown' end as language
 
-    from accepted_annotations
+    from accepted_rows
     group by task, record_uuid
 
 )
