@@ -44,6 +44,7 @@ accepted_rows as (
 
     select
         '{{ task }}' as task,
+        annotation_row_id,
         record_uuid,
         {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
         {{ 'chunk_rank' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_bigint() ~ ')' }} as chunk_rank,

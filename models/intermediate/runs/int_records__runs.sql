@@ -13,38 +13,70 @@ records_input as (
     where annotation_status = 'accepted'
 
 ),
-{%- for task in ragmart_tasks() %}
 
-{{ task }}_accepted as (
+accepted_rows as (
 
-    select * from {{ ref('int_' ~ task ~ '__annotations_validated') }}
-    where annotation_status = 'accepted'
+    select * from {{ ref('int_annotations__accepted_rows') }}
 
 ),
 
-{{ task }}_staged as (
+retrieval_staged as (
 
-    select * from {{ ref('stg_annotation_exports__' ~ task) }}
+    select * from {{ ref('stg_annotation_exports__retrieval') }}
 
 ),
-{%- endfor %}
 
-accepted_query_texts as (
-    {%- for task in ragmart_tasks() %}
+grounding_staged as (
 
-    select distinct
-        '{{ task }}' as task,
-        {{ task }}_accepted.record_uuid,
-        {{ task }}_staged.query_text
+    select * from {{ ref('stg_annotation_exports__grounding') }}
 
-    from {{ task }}_accepted
-    inner join {{ task }}_staged
-        on {{ task }}_accepted.annotation_row_id = {{ task }}_staged.annotation_row_id
-    {%- if not loop.last %}
+),
+
+generation_staged as (
+
+    select * from {{ ref('stg_annotation_exports__generation') }}
+
+),
+
+{# The query text is parsed in staging and not carried on: each row's is looked up by its id. #}
+staged_query_texts as (
+
+    select
+        'retrieval' as task,
+        annotation_row_id,
+        query_text
+    from retrieval_staged
 
     union all
-    {%- endif %}
-    {%- endfor %}
+
+    select
+        'grounding' as task,
+        annotation_row_id,
+        query_text
+    from grounding_staged
+
+    union all
+
+    select
+        'generation' as task,
+        annotation_row_id,
+        query_text
+    from generation_staged
+
+),
+
+accepted_query_texts as (
+
+    select distinct
+        accepted_rows.task,
+        accepted_rows.record_uuid,
+        staged_query_texts.query_text
+
+    from accepted_rows
+    inner join staged_query_texts
+        on
+            accepted_rows.task = staged_query_texts.task
+            and accepted_rows.annotation_row_id = staged_query_texts.annotation_row_id
 
 ),
 
