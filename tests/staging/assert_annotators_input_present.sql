@@ -1,7 +1,9 @@
 {#-
     Fails when an export has rows but the annotators input is missing or empty (var
     require_annotators, default true): one row per export with rows. In dbt build and dbt test it
-    stops with a message saying why. It reads the staging models only, so it runs early.
+    stops with a message saying why. It counts the rows of the base tables (each export as read,
+    before staging), so it runs early and costs nothing on a large export: counting through the
+    staging views would parse every row (about 3 s per count at 2.4M retrieval rows).
 -#}
 {%- set required = ragmart_require_annotators() -%}
 {%- set annotators = ref('stg_annotation_exports__annotators') -%}
@@ -9,7 +11,7 @@
     {%- set selects = ["select 'annotators' as input_name, count(*) as n_rows from " ~ annotators] -%}
     {%- for task in ragmart_tasks() -%}
         {%- do selects.append("select '" ~ task ~ "' as input_name, count(*) as n_rows from "
-            ~ ref('stg_annotation_exports__' ~ task)) -%}
+            ~ ref('base_annotation_exports__' ~ task)) -%}
     {%- endfor -%}
     {%- set counts = {} -%}
     {%- for row in run_query(selects | join(' union all ')).rows -%}
@@ -47,7 +49,7 @@ exports as (
     select
         '{{ task }}' as task,
         count(*) as n_rows
-    from {{ ref('stg_annotation_exports__' ~ task) }}
+    from {{ ref('base_annotation_exports__' ~ task) }}
     {%- if not loop.last %}
 
     union all
