@@ -9,9 +9,10 @@
 {%- set gold_share_target = ragmart_number_var('gold_share_target', 0.40) %}
 with
 
-record_tiers as (
+family_records as (
 
-    select * from {{ ref('int_records__tiers') }}
+    select * from {{ ref('int_records__per_family') }}
+    where has_human_labels
 
 ),
 
@@ -45,13 +46,12 @@ record_disagreements as (
 
 ),
 
-record_resolution as (
+record_adjudications as (
 
     select
         task,
         record_uuid,
-        max(case when consensus_method = 'adjudicated' then 1 else 0 end) as is_adjudicated,
-        max(case when is_resolved then 0 else 1 end) as is_pending
+        max(case when consensus_method = 'adjudicated' then 1 else 0 end) as is_adjudicated
 
     from label_consensus
     group by task, record_uuid
@@ -61,23 +61,23 @@ record_resolution as (
 records as (
 
     select
-        record_tiers.task,
-        record_tiers.record_uuid,
-        record_tiers.tier,
-        case when record_tiers.n_voters >= 2 then 1 else 0 end as is_dual_annotated,
+        family_records.task,
+        family_records.record_uuid,
+        family_records.tier,
+        case when family_records.n_voters >= 2 then 1 else 0 end as is_dual_annotated,
         coalesce(record_disagreements.has_disagreement, 0) as has_disagreement,
-        coalesce(record_resolution.is_adjudicated, 0) as is_adjudicated,
-        coalesce(record_resolution.is_pending, 0) as is_pending
+        coalesce(record_adjudications.is_adjudicated, 0) as is_adjudicated,
+        case when family_records.is_resolved then 0 else 1 end as is_pending
 
-    from record_tiers
+    from family_records
     left join record_disagreements
         on
-            record_tiers.task = record_disagreements.task
-            and record_tiers.record_uuid = record_disagreements.record_uuid
-    left join record_resolution
+            family_records.task = record_disagreements.task
+            and family_records.record_uuid = record_disagreements.record_uuid
+    left join record_adjudications
         on
-            record_tiers.task = record_resolution.task
-            and record_tiers.record_uuid = record_resolution.record_uuid
+            family_records.task = record_adjudications.task
+            and family_records.record_uuid = record_adjudications.record_uuid
 
 ),
 

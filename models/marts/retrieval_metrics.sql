@@ -10,7 +10,8 @@ summary as (
 
 records as (
 
-    select * from {{ ref('int_retrieval__records') }}
+    select * from {{ ref('int_records__per_family') }}
+    where task = 'retrieval' and has_human_labels
 
 ),
 

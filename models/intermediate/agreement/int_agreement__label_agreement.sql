@@ -18,9 +18,9 @@ unit_votes as (
 
 ),
 
-record_tiers as (
+family_records as (
 
-    select * from {{ ref('int_records__tiers') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
@@ -54,7 +54,7 @@ pairable_voters as (
 
     select distinct
         votes.task,
-        record_tiers.tier,
+        family_records.tier,
         votes.annotator_id
 
     from votes
@@ -63,10 +63,10 @@ pairable_voters as (
             votes.task = pairable_units.task
             and votes.record_uuid = pairable_units.record_uuid
             and votes.unit_chunk_key = pairable_units.unit_chunk_key
-    inner join record_tiers
+    inner join family_records
         on
-            votes.task = record_tiers.task
-            and votes.record_uuid = record_tiers.record_uuid
+            votes.task = family_records.task
+            and votes.record_uuid = family_records.record_uuid
 
 ),
 

@@ -13,9 +13,9 @@ label_consensus as (
 
 ),
 
-record_tiers as (
+family_records as (
 
-    select * from {{ ref('int_records__tiers') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
@@ -26,7 +26,7 @@ final as (
         label_consensus.record_uuid,
         label_consensus.chunk_id,
         label_consensus.label,
-        record_tiers.tier,
+        family_records.tier,
         label_consensus.n_votes,
         label_consensus.n_positive_votes,
         label_consensus.latest_vote_at_utc,
@@ -35,10 +35,10 @@ final as (
         and label_consensus.n_positive_votes < label_consensus.n_votes as has_disagreement
 
     from label_consensus
-    inner join record_tiers
+    inner join family_records
         on
-            label_consensus.task = record_tiers.task
-            and label_consensus.record_uuid = record_tiers.record_uuid
+            label_consensus.task = family_records.task
+            and label_consensus.record_uuid = family_records.record_uuid
 
 )
 

@@ -1,6 +1,6 @@
 {#-
     One row per grounding record (answer): its consensus labels, whether all are resolved, its language,
-    its evaluation run and its pairing key (int_records__runs).
+    its evaluation run and its pairing key (int_records__per_family).
 -#}
 with
 
@@ -17,16 +17,9 @@ unit_consensus as (
 
 ),
 
-record_languages as (
+family_records as (
 
-    select * from {{ ref('int_annotations__record_languages') }}
-    where task = 'grounding'
-
-),
-
-record_runs as (
-
-    select * from {{ ref('int_records__runs') }}
+    select * from {{ ref('int_records__per_family') }}
     where task = 'grounding'
 
 ),
@@ -35,15 +28,13 @@ final as (
 
     select
         unit_consensus.*,
-        record_runs.run_id,
-        record_runs.pairing_key,
-        coalesce(record_languages.language, 'unknown') as language
+        family_records.run_id,
+        family_records.pairing_key,
+        family_records.language
 
     from unit_consensus
-    left join record_languages
-        on unit_consensus.record_uuid = record_languages.record_uuid
-    left join record_runs
-        on unit_consensus.record_uuid = record_runs.record_uuid
+    inner join family_records
+        on unit_consensus.record_uuid = family_records.record_uuid
 
 )
 

@@ -18,9 +18,9 @@ label_consensus as (
 
 ),
 
-record_tiers as (
+family_records as (
 
-    select * from {{ ref('int_records__tiers') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
@@ -33,7 +33,7 @@ final as (
         judge_labels.record_uuid,
         judge_labels.chunk_id,
         judge_labels.label,
-        record_tiers.tier,
+        family_records.tier,
         judge_labels.label_value as judge_value,
         label_consensus.consensus_value as human_value,
         label_consensus.n_votes,
@@ -46,10 +46,10 @@ final as (
             and judge_labels.record_uuid = label_consensus.record_uuid
             and coalesce(judge_labels.chunk_id, '') = coalesce(label_consensus.chunk_id, '')
             and judge_labels.label = label_consensus.label
-    inner join record_tiers
+    inner join family_records
         on
-            judge_labels.task = record_tiers.task
-            and judge_labels.record_uuid = record_tiers.record_uuid
+            judge_labels.task = family_records.task
+            and judge_labels.record_uuid = family_records.record_uuid
 
 )
 

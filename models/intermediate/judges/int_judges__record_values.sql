@@ -12,15 +12,9 @@ unit_labels as (
 
 ),
 
-record_languages as (
+family_records as (
 
-    select * from {{ ref('int_annotations__record_languages') }}
-
-),
-
-record_runs as (
-
-    select * from {{ ref('int_records__runs') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
@@ -85,18 +79,14 @@ retrieval_resolved as (
 
     select
         retrieval_scored.*,
-        record_runs.run_id,
-        coalesce(record_languages.language, 'unknown') as language
+        family_records.run_id,
+        family_records.language
 
     from retrieval_scored
-    left join record_languages
+    inner join family_records
         on
-            record_languages.task = 'retrieval'
-            and retrieval_scored.record_uuid = record_languages.record_uuid
-    left join record_runs
-        on
-            record_runs.task = 'retrieval'
-            and retrieval_scored.record_uuid = record_runs.record_uuid
+            family_records.task = 'retrieval'
+            and retrieval_scored.record_uuid = family_records.record_uuid
 
 ),
 {%- for task in ['grounding', 'generation'] %}
@@ -111,18 +101,14 @@ retrieval_resolved as (
 
     select
         {{ task }}_units.*,
-        record_runs.run_id,
-        coalesce(record_languages.language, 'unknown') as language
+        family_records.run_id,
+        family_records.language
 
     from {{ task }}_units
-    left join record_languages
+    inner join family_records
         on
-            record_languages.task = '{{ task }}'
-            and {{ task }}_units.record_uuid = record_languages.record_uuid
-    left join record_runs
-        on
-            record_runs.task = '{{ task }}'
-            and {{ task }}_units.record_uuid = record_runs.record_uuid
+            family_records.task = '{{ task }}'
+            and {{ task }}_units.record_uuid = family_records.record_uuid
     where {{ task }}_units.is_resolved
 
 ),

@@ -26,9 +26,9 @@ generation_records as (
 
 ),
 
-record_tiers as (
+family_records as (
 
-    select * from {{ ref('int_records__tiers') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
@@ -54,13 +54,13 @@ final as (
         unioned.language,
         unioned.interval_method,
         unioned.value,
-        coalesce(record_tiers.tier, 'unknown') as tier
+        coalesce(family_records.tier, 'unknown') as tier
 
     from unioned
-    left join record_tiers
+    left join family_records
         on
-            unioned.family = record_tiers.task
-            and unioned.record_uuid = record_tiers.record_uuid
+            unioned.family = family_records.task
+            and unioned.record_uuid = family_records.record_uuid
 
 )
 

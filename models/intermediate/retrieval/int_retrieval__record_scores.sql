@@ -12,8 +12,8 @@ chunk_consensus as (
 
 records as (
 
-    select * from {{ ref('int_retrieval__records') }}
-    where is_resolved
+    select * from {{ ref('int_records__per_family') }}
+    where task = 'retrieval' and is_resolved
 
 ),
 

@@ -1,20 +1,20 @@
 {#-
     The evaluation runs the metric marts report (docs/rules.md, Runs): every run with a record
-    (int_records__runs); with no record at all, the default run alone, so that the wide marts
+    (int_records__per_family); with no record at all, the default run alone, so that the wide marts
     keep their rows (zero records, null measures) as they have without runs.
 -#}
 with
 
-record_runs as (
+family_records as (
 
-    select * from {{ ref('int_records__runs') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
 recorded_runs as (
 
     select distinct run_id
-    from record_runs
+    from family_records
 
 ),
 

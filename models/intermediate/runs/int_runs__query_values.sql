@@ -14,9 +14,9 @@ record_values as (
 
 ),
 
-record_runs as (
+family_records as (
 
-    select * from {{ ref('int_records__runs') }}
+    select * from {{ ref('int_records__per_family') }}
 
 ),
 
@@ -30,14 +30,14 @@ keyed_values as (
         record_values.pairing_key,
         record_values.record_uuid,
         record_values.value,
-        record_runs.query_text,
+        family_records.query_text,
         coalesce(record_values.language, 'unknown') as language
 
     from record_values
-    inner join record_runs
+    inner join family_records
         on
-            record_values.family = record_runs.task
-            and record_values.record_uuid = record_runs.record_uuid
+            record_values.family = family_records.task
+            and record_values.record_uuid = family_records.record_uuid
 
 ),
 

@@ -3,7 +3,7 @@
     rows for one record keep one row when they agree (the others superseded) and are all rejected
     as conflicting_duplicate when they differ (in any value, run_id and query_id included). A
     rejected row counts as absent from the seed: its record falls back to the default run and its
-    query text (int_records__runs).
+    query text (int_records__per_family).
 -#}
 {%- set checks = ragmart_records_row_checks() %}
 with

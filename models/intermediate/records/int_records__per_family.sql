@@ -1,0 +1,210 @@
+{#-
+    One row per record per family (task) it has an accepted row in, any annotator kind: the record
+    grain that every consumer reads (docs/rules.md: Runs, Consensus, Agreement and tiers).
+    - run and pairing key: the run_id of its accepted records row, else the var default_run_id;
+      the pairing key is that row's query_id, else the record's query text in the family (the
+      trimmed query of its accepted rows, the smallest in byte order when they differ);
+    - language: the one non-empty language of its accepted rows in the family, else `unknown`;
+    - tier: ADR-001's routing over the records row and the HUMAN voters;
+    - resolved: every label of every unit of the human consensus is resolved (null without any
+      accepted HUMAN row: such a record has no consensus).
+-#}
+with
+
+accepted_rows as (
+
+    select * from {{ ref('int_annotations__accepted_rows') }}
+
+),
+
+records_input as (
+
+    select * from {{ ref('int_records__validated') }}
+    where annotation_status = 'accepted'
+
+),
+
+label_consensus as (
+
+    select * from {{ ref('int_annotations__label_consensus') }}
+
+),
+
+retrieval_staged as (
+
+    select * from {{ ref('stg_annotation_exports__retrieval') }}
+
+),
+
+grounding_staged as (
+
+    select * from {{ ref('stg_annotation_exports__grounding') }}
+
+),
+
+generation_staged as (
+
+    select * from {{ ref('stg_annotation_exports__generation') }}
+
+),
+
+family_records as (
+
+    select
+        task,
+        record_uuid,
+        case when count(distinct language) = 1 then max(language) else 'unknown' end as language,
+        count(distinct case
+            when annotator_kind = 'HUMAN' and annotator_role = 'annotator' then annotator_id
+        end) as n_voters,
+        max(case when annotator_kind = 'HUMAN' then 1 else 0 end) = 1 as has_human_labels
+
+    from accepted_rows
+    group by task, record_uuid
+
+),
+
+{# The query text is parsed in staging and not carried on: each row's is looked up by its id. #}
+staged_query_texts as (
+
+    select
+        'retrieval' as task,
+        annotation_row_id,
+        query_text
+    from retrieval_staged
+
+    union all
+
+    select
+        'grounding' as task,
+        annotation_row_id,
+        query_text
+    from grounding_staged
+
+    union all
+
+    select
+        'generation' as task,
+        annotation_row_id,
+        query_text
+    from generation_staged
+
+),
+
+accepted_query_texts as (
+
+    select distinct
+        accepted_rows.task,
+        accepted_rows.record_uuid,
+        staged_query_texts.query_text
+
+    from accepted_rows
+    inner join staged_query_texts
+        on
+            accepted_rows.task = staged_query_texts.task
+            and accepted_rows.annotation_row_id = staged_query_texts.annotation_row_id
+
+),
+
+{# The smallest text by its bytes, ordered rather than min() so that it keeps its collation. #}
+ordered_query_texts as (
+
+    select
+        task,
+        record_uuid,
+        query_text,
+        row_number() over (
+            partition by task, record_uuid
+            order by {{ ragmart_collate_binary('query_text') }}
+        ) as position_in_record
+
+    from accepted_query_texts
+
+),
+
+record_query_texts as (
+
+    select
+        task,
+        record_uuid,
+        query_text
+
+    from ordered_query_texts
+    where position_in_record = 1
+
+),
+
+record_consensus as (
+
+    select
+        task,
+        record_uuid,
+        count(distinct chunk_id) as n_judged_chunks,
+        min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
+
+    from label_consensus
+    group by task, record_uuid
+
+),
+
+routed as (
+
+    select
+        family_records.task,
+        family_records.record_uuid,
+        family_records.language,
+        family_records.has_human_labels,
+        family_records.n_voters,
+        records_input.record_uuid is not null as is_in_records,
+        records_input.run_id,
+        records_input.query_id,
+        records_input.task_type,
+        records_input.model_uncertainty,
+        records_input.is_adversarial,
+        records_input.tier as explicit_tier,
+        {{ ragmart_tier_source(
+            'records_input.tier', 'records_input.task_type', 'records_input.model_uncertainty',
+            'records_input.is_adversarial', 'records_input.record_uuid is not null', 'family_records.n_voters') }}
+            as tier_source
+
+    from family_records
+    left join records_input
+        on family_records.record_uuid = records_input.record_uuid
+
+),
+
+final as (
+
+    select
+        routed.task,
+        routed.record_uuid,
+        coalesce(routed.run_id, {{ ragmart_default_run_id() }}) as run_id,
+        routed.query_id,
+        record_query_texts.query_text,
+        coalesce(routed.query_id, record_query_texts.query_text) as pairing_key,
+        routed.language,
+        {{ ragmart_tier_of_source('routed.tier_source', 'routed.explicit_tier') }} as tier,
+        routed.tier_source,
+        routed.n_voters,
+        routed.is_in_records,
+        routed.task_type,
+        routed.model_uncertainty,
+        routed.is_adversarial,
+        routed.explicit_tier,
+        routed.has_human_labels,
+        case when routed.task = 'retrieval' then record_consensus.n_judged_chunks end as n_judged_chunks,
+        record_consensus.is_resolved
+
+    from routed
+    left join record_query_texts
+        on
+            routed.task = record_query_texts.task
+            and routed.record_uuid = record_query_texts.record_uuid
+    left join record_consensus
+        on
+            routed.task = record_consensus.task
+            and routed.record_uuid = record_consensus.record_uuid
+
+)
+
+select * from final
