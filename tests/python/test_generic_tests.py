@@ -1,6 +1,6 @@
-"""The project's own generic tests fail where they should: ``expect_columns_to_not_be_null``
-compiled with ``dbt compile --inline`` (its default implementation) and run on DuckDB tables
-with and without nulls, with and without ``row_condition``."""
+"""The project's own multi-column generic tests fail where they should: each compiled with
+``dbt compile --inline`` (its default implementation) and run on DuckDB tables with and without
+bad values, with and without ``row_condition``."""
 
 from __future__ import annotations
 
@@ -10,21 +10,27 @@ from kit.builds import run_dbt
 
 SCENARIOS_USED = ["sample"]
 
-INLINE = ("{{ default__test_expect_columns_to_not_be_null('cells', ['a', 'b', 'c'], none) }} "
-          "-- split --\n"
-          "{{ default__test_expect_columns_to_not_be_null('cells', ['a', 'b', 'c'], \"status = 'accepted'\") }}")
+TESTS = {
+    "not_null": "default__test_expect_columns_to_not_be_null('cells', ['a', 'b', 'c'], {condition})",
+    "between": "default__test_expect_columns_values_to_be_between('cells', ['a', 'c'], 0, 1, {condition})",
+    "in_set": "default__test_expect_columns_values_to_be_in_set('cells', ['a', 'c'], [0, 1], false, {condition})",
+    "in_set_quoted": "default__test_expect_columns_values_to_be_in_set('cells', ['b'], ['x', \"it's\"], true, {condition})",
+}
+CONDITIONS = {"every_row": "none", "accepted_rows": "\"status = 'accepted'\""}
 
 
 @pytest.fixture(scope="module")
-def compiled(builds, tmp_path_factory) -> tuple[str, str]:
-    """The test's SQL without and with a row condition, compiled in a copy of the sample build."""
+def compiled(builds, tmp_path_factory) -> dict[tuple[str, str], str]:
+    """Each test's SQL without and with a row condition, compiled in a copy of the sample build."""
     sample = builds.get("sample").check()
     project = sample.copy(tmp_path_factory.mktemp("generic_tests"))
-    out = run_dbt(project, ["compile", "--quiet", "--inline", INLINE],
+    keys = [(test, rows) for test in TESTS for rows in CONDITIONS]
+    inline = " -- split --\n".join(
+        "{{ " + TESTS[test].format(condition=CONDITIONS[rows]) + " }}" for test, rows in keys)
+    out = run_dbt(project, ["compile", "--quiet", "--inline", inline],
                   env={"RAGMART_DUCKDB_PATH": sample.db_path.name})
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    every_row, accepted_rows = out.stdout.split("-- split --")
-    return every_row, accepted_rows
+    return dict(zip(keys, out.stdout.split("-- split --"), strict=True))
 
 
 def _failures(sql: str, rows: list[tuple]) -> list[tuple]:
@@ -36,7 +42,7 @@ def _failures(sql: str, rows: list[tuple]) -> list[tuple]:
 
 
 def test_expect_columns_to_not_be_null(compiled):
-    every_row, accepted_rows = compiled
+    every_row, accepted_rows = compiled["not_null", "every_row"], compiled["not_null", "accepted_rows"]
     clean = [(1, "x", 0.5, "accepted"), (2, "y", 1.0, "rejected")]
     assert _failures(every_row, clean) == []
     assert _failures(every_row, []) == []
@@ -44,3 +50,36 @@ def test_expect_columns_to_not_be_null(compiled):
     assert _failures(every_row, nulls) == [("a", 1), ("b", 1), ("c", 2)]
     # among the accepted rows only a and c have a null, once each
     assert _failures(accepted_rows, nulls) == [("a", 1), ("c", 1)]
+
+
+def test_expect_columns_values_to_be_between(compiled):
+    every_row, accepted_rows = compiled["between", "every_row"], compiled["between", "accepted_rows"]
+    # the bounds are inclusive and nulls pass
+    clean = [(0, "x", 1.0, "accepted"), (1, "y", 0.0, "rejected"), (None, "z", None, "accepted")]
+    assert _failures(every_row, clean) == []
+    assert _failures(every_row, []) == []
+    bad = clean + [(2, "x", -0.5, "rejected"), (-1, "x", 0.5, "accepted"), (1, "x", 1.000001, "rejected")]
+    assert _failures(every_row, bad) == [("a", 2), ("c", 2)]
+    assert _failures(accepted_rows, bad) == [("a", 1)]
+
+
+def test_expect_columns_values_to_be_in_set(compiled):
+    every_row, accepted_rows = compiled["in_set", "every_row"], compiled["in_set", "accepted_rows"]
+    # numbers unquoted; nulls pass
+    clean = [(1, "x", 0.0, "accepted"), (0, "y", 1.0, "rejected"), (None, "z", None, "accepted")]
+    assert _failures(every_row, clean) == []
+    assert _failures(every_row, []) == []
+    bad = clean + [(2, "x", 0.0, "rejected"), (3, "y", 0.5, "accepted"), (1, "x", -1.0, "rejected")]
+    # per column: the rows outside the set and the smallest such value, as text
+    assert _failures(every_row, bad) == [("a", 2, "2"), ("c", 2, "-1.0")]
+    assert _failures(accepted_rows, bad) == [("a", 1, "3"), ("c", 1, "0.5")]
+
+
+def test_expect_columns_values_to_be_in_set_quoted(compiled):
+    every_row, accepted_rows = compiled["in_set_quoted", "every_row"], compiled["in_set_quoted", "accepted_rows"]
+    # quoted values, one with a quote in it; the comparison is exact (case and blanks count)
+    clean = [(1, "x", 0.0, "accepted"), (1, "it's", 0.0, "rejected"), (1, None, 0.0, "accepted")]
+    assert _failures(every_row, clean) == []
+    bad = clean + [(1, "X", 0.0, "rejected"), (1, "x ", 0.0, "accepted"), (1, "its", 0.0, "rejected")]
+    assert _failures(every_row, bad) == [("b", 3, "X")]
+    assert _failures(accepted_rows, bad) == [("b", 1, "x ")]
