@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import importlib.util
 import io
 import json
 import math
@@ -555,3 +556,31 @@ def test_missing_annotators_and_mass_rejection_fail_the_build(failed):
     text = failed["no_annotators"]
     assert "annotators" in text and "require_annotators" in text
     assert "max_rejected_share" in text and "invalid_rank" in text
+
+
+# --------------------------------------------------------------------------- the CSV reader itself
+
+
+def _export_files_model():
+    """models/staging/annotation_exports/base/base_export_files.py as a module (its functions, no dbt)."""
+    path = PROJECT / "models" / "staging" / "annotation_exports" / "base" / "base_export_files.py"
+    spec = importlib.util.spec_from_file_location("base_export_files", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("keeps_order, header", [(True, "record_uuid,label"), (False, "record_uuid,label"),
+                                                  (True, "record_uuid,rowid")])
+def test_csv_rows_are_numbered_by_their_place_in_the_file(tmp_path, keeps_order, header):
+    """A CSV file read in one pass is numbered by the rowid of its table; when DuckDB may reorder a
+    scan (preserve_insertion_order off) or a column named rowid hides it, by `with ordinality`."""
+    model = _export_files_model()
+    path = tmp_path / "retrieval_annotations.csv"
+    path.write_text(header + "\n" + "".join(f"r{n},{n % 2}\n" for n in range(1, 5001)), encoding="utf-8")
+    session = duckdb.connect()
+    session.execute(f"set preserve_insertion_order = {str(keeps_order).lower()}")
+    scan = model._csv_scan(session, str(path), "retrieval", 7, "utf-8", None, str(tmp_path))
+    assert ("with ordinality" in scan) == (not keeps_order or "rowid" in header)
+    rows = session.execute(f"select ragmart_source_row, record_uuid, ragmart_file_index from ({scan})").fetchall()
+    assert sorted(rows) == [(n, f"r{n}", 7) for n in range(1, 5001)]

@@ -19,9 +19,12 @@ CSV files: UTF-8 (a byte-order mark is dropped) or the var `input_encoding`, and
 file starts with its byte-order mark (Excel's "Unicode text"); `\\n`, `\\r\\n` or `\\r` line ends;
 an Excel `sep=;` first line names the delimiter; else the delimiter is `,`, `;` or a tab,
 whichever the header line holds most (or the var `csv_delimiter`); `"` quotes with `""` escapes; a
-record may be up to 64 MB. A file DuckDB reads without a single rejected record is read by DuckDB
-alone; a file with any record DuckDB rejects is read again record by record here, so that every
-bad record is kept with its row number and the good ones load. Parquet files: each column is
+record may be up to 64 MB. Each CSV file is read once by DuckDB into a temporary table, with
+DuckDB's record of rejected records: when it rejected none, the table's rows are the file's rows
+in file order (DuckDB keeps the order of a parallel scan, `preserve_insertion_order`, its default;
+with that setting off the rows are numbered by `with ordinality`, a scan on one core); a file with
+any record DuckDB rejects is read again record by record here, so that every bad record is kept
+with its row number and the good ones load. Parquet files: each column is
 rendered as text by its meaning (booleans `true`/`false`, whole numbers without a fraction, times
 as ISO 8601, `Z` for zoned times).
 
@@ -173,15 +176,22 @@ def _csv_options(columns, delimiter, encoding, skip=0):
         " strict_mode = true")
 
 
-def _duckdb_rejects(session, path, options, table):
-    """How many records DuckDB rejects in a CSV file (None when it cannot read the file at all)."""
+def _read_csv_once(session, path, options, table):
+    """Read a CSV file into the temporary table `table`; how many records DuckDB rejected (None when
+    it cannot read the file at all: the record-by-record reader then says why)."""
     try:
         session.execute(
-            f"select count(*) from read_csv({_sql_text(path)}, {options}, store_rejects = true,"
-            f" rejects_table = {_sql_text(table)}, rejects_scan = {_sql_text(table + '_scan')})").fetchall()
-        return session.execute(f"select count(*) from {table}").fetchall()[0][0]
+            f"create or replace temp table {table} as select * from read_csv({_sql_text(path)}, {options},"
+            f" store_rejects = true, rejects_table = {_sql_text(table + '_rejects')},"
+            f" rejects_scan = {_sql_text(table + '_rejects_scan')})").fetchall()
+        return session.execute(f"select count(*) from {table}_rejects").fetchall()[0][0]
     except Exception:  # noqa: BLE001 - any reader error sends the file to the record-by-record reader
         return None
+
+
+def _keeps_file_order(session):
+    """Whether tables keep the order of the scans that fill them (DuckDB's preserve_insertion_order)."""
+    return bool(session.execute("select current_setting('preserve_insertion_order')").fetchall()[0][0])
 
 
 def _fields(record, delimiter):
@@ -262,9 +272,16 @@ def _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter,
     file_name = os.path.basename(path)
     encoding, delimiter, skip, columns = _read_header(path, encoding, forced_delimiter)
     options = _csv_options(columns, delimiter, encoding, skip)
-    rejected = _duckdb_rejects(session, path, options, f"ragmart_rejects_{file_index}")
+    table = f"ragmart_file_{file_index}"
+    rejected = _read_csv_once(session, path, options, table)
     constants = (f"{_sql_text(input_name)} as ragmart_input, {file_index} as ragmart_file_index,"
                  f" {_sql_text(file_name)} as ragmart_source_file, {_sql_text(','.join(columns))} as ragmart_file_columns")
+    if rejected == 0 and "rowid" not in columns and _keeps_file_order(session):
+        # the table's rowid (a column of that name would hide it) is the record's place in the file, from 0
+        return (f"select {constants}, rowid + 1 as ragmart_source_row,"
+                f" cast(null as varchar) as ragmart_malformed_record, * from {table}")
+    if rejected is not None:
+        session.execute(f"drop table {table}")
     if rejected == 0:
         return (f"select {constants}, ordinality as ragmart_source_row,"
                 " cast(null as varchar) as ragmart_malformed_record, * exclude (ordinality)"
