@@ -1,5 +1,6 @@
 {#-
-    One row per run, metric (and K) and pairing key (docs/rules.md, Run comparison): the run's
+    One row per compared run (a baseline or candidate of int_runs__comparisons: with one run,
+    none), metric (and K) and pairing key (docs/rules.md, Run comparison): the run's
     value for the key, the mean of the values of its resolved records with that key (for
     conditional fabrication over the cited ones), the records behind it, one of the key's query
     texts, and the key's language in the run (that of its records when they agree, else
@@ -14,9 +15,25 @@ record_values as (
 
 ),
 
+comparisons as (
+
+    select * from {{ ref('int_runs__comparisons') }}
+
+),
+
 family_records as (
 
     select * from {{ ref('int_records__per_family') }}
+
+),
+
+compared_runs as (
+
+    select baseline_run_id as run_id from comparisons
+
+    union
+
+    select candidate_run_id as run_id from comparisons
 
 ),
 
@@ -34,6 +51,8 @@ keyed_values as (
         coalesce(record_values.language, 'unknown') as language
 
     from record_values
+    inner join compared_runs
+        on record_values.run_id = compared_runs.run_id
     inner join family_records
         on
             record_values.family = family_records.task
