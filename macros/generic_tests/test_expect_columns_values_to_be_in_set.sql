@@ -9,28 +9,8 @@
     {%- set values = [] -%}
     {%- for value in value_set -%}
         {%- do values.append("'" ~ (value | string | replace("'", "''")) ~ "'" if quote_values else value | string) -%}
-    {%- endfor %}
-    with out_of_set_counts as (
-        select
-            {%- for column in column_list %}
-            sum(case when {{ column }} not in ({{ values | join(', ') }}) then 1 else 0 end) as n_out_of_set_{{ loop.index }},
-            min(case when {{ column }} not in ({{ values | join(', ') }}) then cast({{ column }} as {{ dbt.type_string() }}) end)
-                as smallest_out_of_set_{{ loop.index }}{{ ',' if not loop.last }}
-            {%- endfor %}
-        from {{ model }}
-        {%- if row_condition %}
-        where {{ row_condition }}
-        {%- endif %}
-    )
-
-    {% for column in column_list -%}
-    select
-        '{{ column }}' as column_name,
-        n_out_of_set_{{ loop.index }} as n_out_of_set_rows,
-        smallest_out_of_set_{{ loop.index }} as smallest_value_found
-    from out_of_set_counts
-    where n_out_of_set_{{ loop.index }} > 0
-    {% if not loop.last %}union all
-    {% endif -%}
-    {%- endfor %}
+    {%- endfor -%}
+    {{ ragmart_failing_columns(
+        model, column_list, '{column} not in (' ~ (values | join(', ')) ~ ')', 'n_out_of_set_rows', row_condition,
+        with_value=true) }}
 {% endmacro %}
