@@ -10,7 +10,8 @@ summary as (
 
 records as (
 
-    select * from {{ ref('int_generation__records') }}
+    select * from {{ ref('int_records__per_family') }}
+    where task = 'generation' and has_human_labels
 
 ),
 

@@ -10,7 +10,8 @@ summary as (
 
 records as (
 
-    select * from {{ ref('int_grounding__records') }}
+    select * from {{ ref('int_records__per_family') }}
+    where task = 'grounding' and has_human_labels
 
 ),
 
