@@ -36,6 +36,8 @@ from pathlib import Path
 
 import reference as R
 
+from kit import dbt_process
+
 PROJECT = Path(__file__).resolve().parents[3]
 EDGE = PROJECT / "tests" / "python" / "fixtures" / "edge_cases"
 SEED_FILES = [f"{spec['seed']}.csv" for spec in R.TASKS.values()] + ["annotators.csv"]
@@ -100,11 +102,15 @@ def run_dbt(project: Path, args: list[str], *, env: dict | None = None, log: Pat
             timeout: float = BUILD_TIMEOUT) -> subprocess.CompletedProcess:
     """``dbt <args>`` on ``project`` (its own profiles/), in the folder above it, so that the
     relative database path of the environment lands beside the project copy."""
-    command = dbt_command() + ["--no-use-colors"] + args + \
+    arguments = ["--no-use-colors"] + args + \
         ["--project-dir", str(project), "--profiles-dir", str(project / "profiles")]
     environment = dict(os.environ, DBT_SEND_ANONYMOUS_USAGE_STATS="false", **(env or {}))
-    result = subprocess.run(command, env=environment, cwd=project.parent, capture_output=True,
-                            text=True, timeout=timeout)
+    if "TZ" in (env or {}):
+        # a time zone of its own: a new process, so that nothing read the zone before it was set
+        result = subprocess.run(dbt_command() + arguments, env=environment, cwd=project.parent,
+                                capture_output=True, text=True, timeout=timeout)
+    else:
+        result = dbt_process.run(arguments, env=environment, cwd=project.parent, timeout=timeout)
     if log is not None:
         log.write_text(result.stdout + result.stderr)
     return result
