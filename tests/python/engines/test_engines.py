@@ -44,7 +44,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from kit.builds import PROJECT, SEED_FILES, data_set, prepare_project, read_run_results, scenario
+from kit.builds import PROJECT, SEED_FILES, data_set, dbt_command, prepare_project, read_run_results, scenario
 
 HERE = Path(__file__).resolve().parent
 
@@ -213,11 +213,6 @@ def compare_statuses(reference: dict[str, str], other: dict[str, str], engine: s
 # Builds
 # ---------------------------------------------------------------------------------------------
 
-def _dbt() -> list[str]:
-    dbt = Path(sys.executable).parent / "dbt"
-    return [str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]
-
-
 def statuses_of(project: Path) -> dict[str, str]:
     return {r["unique_id"]: r["status"] for r in read_run_results(project)}
 
@@ -261,7 +256,7 @@ def run_build(engine: str, data_set: str, seeds: Path | None, tmp: Path, env: di
         args += ["--vars", json.dumps(VARS[data_set])]
     started = time.time()
     with open(tmp / "dbt.log", "w") as log:
-        proc = subprocess.run(_dbt() + args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp,
+        proc = subprocess.run(dbt_command() + args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp,
                               timeout=BUILD_TIMEOUT)
     seconds = time.time() - started
     TIMINGS.append((engine, data_set, seconds, str(tmp / "dbt.log")))
@@ -411,7 +406,7 @@ def test_files_mode_is_a_clear_compile_error(engine, tmp_path):
     env = dict(os.environ, **(pg_env() if engine == "postgres" else {}),
                RAGMART_SPARK_DIR=str(tmp_path / "spark"), SPARK_LOCAL_IP="127.0.0.1")
     project = prepare_project(tmp_path, None)
-    proc = subprocess.run(_dbt() + ["compile", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"),
+    proc = subprocess.run(dbt_command() + ["compile", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"),
                                     "--target", engine, "--select", "stg_annotation_exports__retrieval",
                                     "--vars", json.dumps({"input_mode": "files", "input_path": str(tmp_path)})],
                           env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
