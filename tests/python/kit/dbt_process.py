@@ -54,13 +54,14 @@ def _child(args: list[str], env: dict, cwd: str, out_path: str, err_path: str) -
         traceback.print_exc()
         code = 2
     finally:
-        # what the end of a dbt process does, which os._exit below skips: the exit handlers (the
-        # DuckDB adapter's lets go of the database, which DuckDB then checkpoints and closes)
+        # what the end of a dbt process does and a multiprocessing child skips: the exit handlers
+        # (the DuckDB adapter's lets go of the database, which DuckDB then checkpoints and closes)
         atexit._run_exitfuncs()
         gc.collect()
         sys.stdout.flush()
         sys.stderr.flush()
-    os._exit(code)
+    # multiprocessing ends the child with this code after its own clean-up (dbt's locks)
+    sys.exit(code)
 
 
 def run(args: list[str], *, env: dict, cwd, timeout: float) -> subprocess.CompletedProcess:
