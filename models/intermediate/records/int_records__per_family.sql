@@ -139,7 +139,6 @@ record_consensus as (
     select
         task,
         record_uuid,
-        count(distinct chunk_id) as n_judged_chunks,
         min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
 
     from label_consensus
@@ -158,9 +157,6 @@ routed as (
         records_input.record_uuid is not null as is_in_records,
         records_input.run_id,
         records_input.query_id,
-        records_input.task_type,
-        records_input.model_uncertainty,
-        records_input.is_adversarial,
         records_input.tier as explicit_tier,
         {{ ragmart_tier_source(
             'records_input.tier', 'records_input.task_type', 'records_input.model_uncertainty',
@@ -187,12 +183,7 @@ final as (
         routed.tier_source,
         routed.n_voters,
         routed.is_in_records,
-        routed.task_type,
-        routed.model_uncertainty,
-        routed.is_adversarial,
-        routed.explicit_tier,
         routed.has_human_labels,
-        case when routed.task = 'retrieval' then record_consensus.n_judged_chunks end as n_judged_chunks,
         record_consensus.is_resolved
 
     from routed
