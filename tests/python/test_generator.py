@@ -310,16 +310,3 @@ def test_progress_lines_when_not_a_terminal(tmp_path, capsys):
     gen.main(["--records", "50", "--chunks", "2", "--out", str(tmp_path), "--quiet"])
     captured = capsys.readouterr()
     assert captured.err == "" and captured.out == ""
-
-
-def test_sample_maker_writes_the_committed_seeds(tmp_path):
-    """scripts/make_sample_seeds.py (with scripts/sample_texts.yaml and its self-check against
-    docs/sample_data.md) writes exactly the seeds in seeds/."""
-    project = HERE.parent.parent
-    result = subprocess.run([sys.executable, str(project / "scripts" / "make_sample_seeds.py"), "--out", str(tmp_path)],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-3000:]
-    committed = sorted(p.name for p in (project / "seeds").glob("*.csv"))
-    assert sorted(p.name for p in tmp_path.glob("*.csv")) == committed
-    for name in committed:
-        assert (tmp_path / name).read_bytes() == (project / "seeds" / name).read_bytes(), f"{name} differs"
