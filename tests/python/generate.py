@@ -292,6 +292,32 @@ def _write(path: Path, cols: list[str], rows: list[dict]) -> None:
             w.writerow({c: r.get(c, "") for c in cols})
 
 
+def generation_row(rec: str, ann: str, when: str, helpful: str = "true", **labels) -> dict:
+    """A generation export row of a hand-made case: every label true, unless given."""
+    return {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
+            "created_at": when, "query": "q", "answer": "a", "proper_action": "true",
+            "response_on_topic": "true", "helpful": helpful, "incomplete": "false",
+            "unsafe_content": "false", **labels}
+
+
+def write_generation_case(out: Path, generation_rows: list[dict], records_rows: list) -> None:
+    """A hand-made seed folder: the generation rows, empty retrieval and grounding exports, the
+    annotators h1, h2 (HUMAN annotators), adj (HUMAN adjudicator) and llm (LLM), and records.csv
+    rows (record_uuid, task_type, model_uncertainty, is_adversarial, tier)."""
+    _write(out / "retrieval_annotations.csv", RET_COLS, [])
+    _write(out / "grounding_annotations.csv", GRD_COLS, [])
+    _write(out / "generation_annotations.csv", GEN_COLS, generation_rows)
+    with open(out / "annotators.csv", "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
+        w.writerows([("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
+                     ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
+    with open(out / "records.csv", "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(RECORDS_COLS[:5])
+        w.writerows(records_rows)
+
+
 RECORDS_COLS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier", "run_id",
                 "query_id"]
 

@@ -17,12 +17,10 @@ Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 
 from __future__ import annotations
 
-import csv
 import math
 from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import agreement_reference as A
 import generate as G
@@ -207,57 +205,30 @@ def test_bad_record_rows_are_rejected(case):
     assert reasons
 
 
-GEN_HEADER = G.GEN_COLS
-
-
-def _gen_row(rec, ann, when, helpful, **kw):
-    row = {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
-           "created_at": when, "query": "q", "answer": "a", "proper_action": "true",
-           "response_on_topic": "true", "helpful": helpful, "incomplete": "false",
-           "unsafe_content": "false"}
-    row.update(kw)
-    return row
-
-
-def _write_tiny(dirpath: Path, gen_rows, records_rows):
-    G._write(dirpath / "retrieval_annotations.csv", G.RET_COLS, [])
-    G._write(dirpath / "grounding_annotations.csv", G.GRD_COLS, [])
-    G._write(dirpath / "generation_annotations.csv", GEN_HEADER, gen_rows)
-    with open(dirpath / "annotators.csv", "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
-        w.writerows([("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
-                     ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
-    with open(dirpath / "records.csv", "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(A.RECORD_COLS)
-        w.writerows(records_rows)
-
-
 def test_tiers_and_rows_by_hand(tmp_path):
     t = "2025-03-01T10:00:00Z"
     gen = [
         # r1: absent from records, two voters (h1 and guest, who is not in annotators.csv)
-        _gen_row("r1", "h1", t, "true"), _gen_row("r1", "guest", t, "false"),
+        G.generation_row("r1", "h1", t, "true"), G.generation_row("r1", "guest", t, "false"),
         # r2: absent, one voter + adjudicator + LLM judge -> tier_a (they do not vote)
-        _gen_row("r2", "h1", t, "true"), _gen_row("r2", "adj", t, "false"),
-        _gen_row("r2", "llm", t, "false"),
+        G.generation_row("r2", "h1", t, "true"), G.generation_row("r2", "adj", t, "false"),
+        G.generation_row("r2", "llm", t, "false"),
         # r3: in records with no rule, two voters -> tier_a (the voter count is not looked at)
-        _gen_row("r3", "h1", t, "true"), _gen_row("r3", "h2", t, "true"),
+        G.generation_row("r3", "h1", t, "true"), G.generation_row("r3", "h2", t, "true"),
         # r4: records row rejected (model_uncertainty not a decimal) -> absent -> 2 voters -> b
-        _gen_row("r4", "h1", t, "false"), _gen_row("r4", "h2", t, "false"),
+        G.generation_row("r4", "h1", t, "false"), G.generation_row("r4", "h2", t, "false"),
         # r5: explicit tier_b on a single voter; h2's row is rejected (not a vote)
-        _gen_row("r5", "h1", t, "true"), _gen_row("r5", "h2", t, "maybe"),
+        G.generation_row("r5", "h1", t, "true"), G.generation_row("r5", "h2", t, "maybe"),
         # r6: two differing records rows -> both rejected -> absent -> 1 voter -> tier_a
-        _gen_row("r6", "h2", t, "true"),
+        G.generation_row("r6", "h2", t, "true"),
         # r7: identical duplicate rows count once -> rag_synthesis -> tier_b
-        _gen_row("r7", "h1", t, "true"), _gen_row("r7", "h2", t, "false"),
+        G.generation_row("r7", "h1", t, "true"), G.generation_row("r7", "h2", t, "false"),
     ]
     recs = [("r3", "summarization", "0.2", "no", ""), ("r4", "factual_qa", "high", "", ""),
             ("r5", "", "", "", " tier_b "), ("r6", "summarization", "", "", ""),
             ("r6", "summarization", "", "", "tier_b"), ("r7", "rag_synthesis", "", "", ""),
             ("r7", "rag_synthesis", "", "", ""), ("", "factual_qa", "", "", "")]
-    _write_tiny(tmp_path, gen, recs)
+    G.write_generation_case(tmp_path, gen, recs)
     a = A.compute(tmp_path)
     assert a.tiers["generation"] == {"r1": "tier_b", "r2": "tier_a", "r3": "tier_a",
                                      "r4": "tier_b", "r5": "tier_b", "r6": "tier_a",

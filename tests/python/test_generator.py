@@ -25,7 +25,6 @@ import csv
 import importlib.util
 import json
 import re
-import subprocess
 import sys
 from collections import Counter, defaultdict
 from datetime import UTC, datetime

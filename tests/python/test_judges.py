@@ -112,28 +112,10 @@ def _built(builds, name, marts=(MART,)) -> JudgeView:
     return b
 
 
-def _same(a, b) -> bool:
-    return same_value(a, b, TOL)
-
-
 def _key(r: dict, key_cols) -> tuple:
     return tuple(None if r.get(c) is None else
                  (int(r[c]) if c == "k" and not isinstance(r[c], str) else r[c])
                  for c in key_cols)
-
-
-def compare_rows(expected, got, key_cols, value_cols) -> list[str]:
-    """Differences between expected and actual rows, matched on ``key_cols`` (same key sets,
-    no duplicate keys, values to 1e-9, nulls equal nulls)."""
-    return differences(expected, got, key_cols, value_cols, tol=TOL)
-
-
-def _report(name, mart, problems, limit=40):
-    fail_on(problems, name, mart, limit)
-
-
-def _diff(name, expected, got, limit=40):
-    _report(name, MART, compare_rows(expected, got, J.JUDGE_KEY, J.JUDGE_VALUES), limit)
 
 
 # =========================================================================== direct formulas
@@ -200,7 +182,7 @@ def test_hand_tables(table, want):
     d = direct_measures(tp, fp, fn, tn)
     for c, v in want.items():
         assert s[c] == v, (c, s[c], v)
-        assert _same(d[c], None if v is None else float(v)), (c, d[c], v)
+        assert same_value(d[c], None if v is None else float(v)), (c, d[c], v)
     assert J.confusion_stats([]) is None
 
 
@@ -271,7 +253,7 @@ def _check_hand(rows: dict, source: str) -> list[str]:
         problems.append(f"{source}: {'missing' if k in HAND_EXPECTED else 'unexpected'} row {k}")
     for k in sorted(set(hand) & set(HAND_EXPECTED), key=str):
         for c, v in zip(J.JUDGE_VALUES, HAND_EXPECTED[k]):
-            if not _same(v, hand[k].get(c)):
+            if not same_value(v, hand[k].get(c)):
                 problems.append(f"{source} {k} {c}: by hand {v!r}, got {hand[k].get(c)!r}")
     return problems
 
@@ -282,7 +264,7 @@ def test_reference_by_hand(judges_seed_dir):
     for k, v in HAND_EXPECTED.items():
         d = direct_measures(*v[1:5])
         for c in ("n_units", "accuracy", "cohen_kappa", "precision", "recall", "f1"):
-            assert _same(d[c], v[J.JUDGE_VALUES.index(c)]), (k, c, d[c])
+            assert same_value(d[c], v[J.JUDGE_VALUES.index(c)]), (k, c, d[c])
     jr = jcompute(judges_seed_dir)
     problems = _check_hand(jr.by_key(), "reference")
     assert not problems, "\n".join(problems)
@@ -312,7 +294,7 @@ def test_reference_is_unambiguous(builds, name):
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_judge_agreement(builds, name):
     b = _built(builds, name)
-    _diff(name, b.jr.rows, b.mart[1])
+    fail_on(differences(b.jr.rows, b.mart[1], J.JUDGE_KEY, J.JUDGE_VALUES), name, MART)
 
 
 def test_judge_agreement_hand_rows(builds):
@@ -343,13 +325,13 @@ def test_cross_check_direct(builds, name):
         if cohen_kappa_score is not None and want["cohen_kappa"] is not None:
             sk = float(cohen_kappa_score([j for j, _ in pairs], [c for _, c in pairs],
                                          labels=[0, 1]))
-            if not _same(sk, want["cohen_kappa"]):
+            if not same_value(sk, want["cohen_kappa"]):
                 problems.append(f"sklearn {key}: {sk} vs 2x2 closed form {want['cohen_kappa']}")
         for source, got in (("reference", row), ("mart", mart.get(key))):
             if got is None:
                 continue
             for c, v in want.items():
-                if not _same(v, got.get(c)):
+                if not same_value(v, got.get(c)):
                     problems.append(f"{source} {key} {c}: direct {v!r}, got {got.get(c)!r}")
     for key, got in mart.items():
         counts = [got.get(c) for c in ("tp", "fp", "fn", "tn")]
@@ -358,7 +340,7 @@ def test_cross_check_direct(builds, name):
             continue
         own = direct_measures(*(int(v) for v in counts))
         for c, v in own.items():
-            if not _same(v, got.get(c)):
+            if not same_value(v, got.get(c)):
                 problems.append(f"mart {key} {c}: from its own counts {v!r}, got {got.get(c)!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 
@@ -391,7 +373,7 @@ def test_cross_check_kappa_jackknife(builds, name):
             kappa = direct_measures(got["tp"], got["fp"], got["fn"], got["tn"])["cohen_kappa"]
             lo, hi = max(-1.0, kappa - t * se), min(1.0, kappa + t * se)
         for c, v in (("kappa_ci_lower", lo), ("kappa_ci_upper", hi)):
-            if not _same(v, got.get(c)):
+            if not same_value(v, got.get(c)):
                 problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got.get(c)!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
 
@@ -566,7 +548,7 @@ def _check_table(rows: dict, expected: dict, cols: list[str], source: str) -> li
             problems.append(f"{source}: missing row {k}")
             continue
         for c, v in zip(cols, want):
-            if not _same(v, got.get(c)):
+            if not same_value(v, got.get(c)):
                 problems.append(f"{source} {k} {c}: by hand {v!r}, got {got.get(c)!r}")
     return problems
 
@@ -626,7 +608,7 @@ def test_reference_label_source_human_is_overall(judges_seed_dir):
     assert overall.keys() == human.keys()
     for k, r in overall.items():
         for c in J.MV_VALUES:
-            assert _same(r[c], human[k][c]), (k, c)
+            assert same_value(r[c], human[k][c]), (k, c)
 
 
 def test_reference_krippendorff_package(judges_seed_dir):
@@ -639,7 +621,7 @@ def test_reference_krippendorff_package(judges_seed_dir):
         key = tuple(row[c] for c in J.JUDGE_KEY)
         ah, aj = package_alphas(jr, key)
         for c, v in (("alpha_humans", ah), ("alpha_with_judge", aj)):
-            if not _same(v, row[c]):
+            if not same_value(v, row[c]):
                 problems.append(f"{key} {c}: package {v!r}, reference {row[c]!r}")
     assert not problems, "\n".join(problems[:40])
 
@@ -680,17 +662,15 @@ def package_alphas(jr: J.JudgeReference, key: tuple) -> tuple:
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_judge_weights(builds, name):
     b = _built(builds, name, ("judge_weights",))
-    _report(name, "judge_weights",
-            compare_rows(b.jr.weights, b.table("judge_weights")[1], J.WEIGHTS_KEY,
-                         J.WEIGHTS_VALUES))
+    fail_on(differences(b.jr.weights, b.table("judge_weights")[1], J.WEIGHTS_KEY, J.WEIGHTS_VALUES),
+            name, "judge_weights")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_judge_metric_values(builds, name):
     b = _built(builds, name, ("judge_metric_values",))
-    _report(name, "judge_metric_values",
-            compare_rows(b.jr.judge_metric_rows, b.table("judge_metric_values")[1], J.JMV_KEY,
-                         J.JMV_VALUES))
+    fail_on(differences(b.jr.judge_metric_rows, b.table("judge_metric_values")[1], J.JMV_KEY,
+                        J.JMV_VALUES), name, "judge_metric_values")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -698,8 +678,8 @@ def test_metric_values_label_source(builds, name):
     """metric_values rows with slice_dimension label_source (human and judges)."""
     b = _built(builds, name, ("metric_values",))
     got = [r for r in b.table("metric_values")[1] if r.get("slice_dimension") == "label_source"]
-    _report(name, "metric_values (label_source)",
-            compare_rows(b.jr.label_source_rows, got, J.MV_KEY, J.MV_VALUES))
+    fail_on(differences(b.jr.label_source_rows, got, J.MV_KEY, J.MV_VALUES), name,
+            "metric_values (label_source)")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -711,8 +691,7 @@ def test_metric_values_human_rows_equal_overall(builds, name):
                if r.get("slice_dimension") == "overall"]
     human = [r for r in rows if r.get("slice_dimension") == "label_source"
              and r.get("slice_value") == "human"]
-    _report(name, "metric_values (human vs overall)",
-            compare_rows(overall, human, J.MV_KEY, J.MV_VALUES))
+    fail_on(differences(overall, human, J.MV_KEY, J.MV_VALUES), name, "metric_values (human vs overall)")
 
 
 def test_hand_rows_in_marts(builds):
@@ -783,7 +762,7 @@ def test_sklearn_cross_check(builds, name):
             sk["f1"] = None                 # contract: null when P or R is null
         for c, v in sk.items():
             checked[c, v is None] += 1
-            if not _same(v, got.get(c)):
+            if not same_value(v, got.get(c)):
                 problems.append(f"{key} {c}: sklearn {v!r}, mart {got.get(c)!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
     assert checked[("cohen_kappa", False)] > 0, checked
@@ -806,7 +785,7 @@ def test_krippendorff_cross_check(builds, name):
         ah, aj = package_alphas(b.jr, key)
         n_defined += (ah is not None) + (aj is not None)
         for c, v in (("alpha_humans", ah), ("alpha_with_judge", aj)):
-            if not _same(v, got.get(c)):
+            if not same_value(v, got.get(c)):
                 problems.append(f"{key} {c}: krippendorff {v!r}, mart {got.get(c)!r}")
     assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
     assert n_defined > 0
@@ -878,7 +857,7 @@ def human_mart_differences(with_j: dict, without: dict, judges: set[str],
             problems.append(f"{mart}: row {str(k)[:400]} ({side})")
         for k in sorted(set(ga) & set(gb), key=str):
             if len(ga[k]) != len(gb[k]) or not all(
-                    _same(x, y) for ta, tb in zip(ga[k], gb[k]) for x, y in zip(ta, tb)):
+                    same_value(x, y) for ta, tb in zip(ga[k], gb[k]) for x, y in zip(ta, tb)):
                 problems.append(f"{mart}: {k} {floats}: {ga[k][:3]} vs {gb[k][:3]}")
     return problems
 
@@ -937,7 +916,7 @@ def test_judges_do_not_change_human_metrics(builds):
         got = [r for r in build.table("metric_values")[1]
                if r.get("slice_dimension") == "language" and r.get("family") in languages]
         problems += [f"{build.name} language slice: {p}"
-                     for p in compare_rows(want, got, J.MV_KEY, J.MV_VALUES)]
+                     for p in differences(want, got, J.MV_KEY, J.MV_VALUES)]
     assert not problems, f"(language set by judge rows: {languages})\n  " + \
         "\n  ".join(problems[:40])
     # the builds did differ: the judges left traces in their own marts

@@ -15,10 +15,8 @@ Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 
 from __future__ import annotations
 
-import csv
 from datetime import date, datetime
 
-import agreement_reference as A
 import generate as G
 import protocol_reference as P
 import pytest
@@ -203,50 +201,32 @@ def test_utc_datetime():
         datetime(2025, 3, 1, 9, 15, 0, 123456)
 
 
-def _gen_row(rec, ann, when, helpful="true", incomplete="false"):
-    return {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
-            "created_at": when, "query": "q", "answer": "a", "proper_action": "true",
-            "response_on_topic": "true", "helpful": helpful, "incomplete": incomplete,
-            "unsafe_content": "false"}
-
-
 def test_reference_by_hand(tmp_path):
     """A tiny generation export worked out by hand (no dbt)."""
     rows = [
         # r1 (tier_a explicit): h1, h2 agree; latest vote Mon 2025-03-03 (W10)
-        _gen_row("r1", "h1", "2025-03-02T10:00:00Z"), _gen_row("r1", "h2", "2025-03-03T09:00:00Z"),
+        G.generation_row("r1", "h1", "2025-03-02T10:00:00Z"), G.generation_row("r1", "h2", "2025-03-03T09:00:00Z"),
         # r2 (tier_a): disagree on helpful; latest vote Sunday 23:30 -02:00 = Mon 01:30 UTC (W11)
-        _gen_row("r2", "h1", "2025-03-09T10:00:00Z", "true"),
-        _gen_row("r2", "h2", "2025-03-09T23:30:00-02:00", "false"),
+        G.generation_row("r2", "h1", "2025-03-09T10:00:00Z", "true"),
+        G.generation_row("r2", "h2", "2025-03-09T23:30:00-02:00", "false"),
         # r3 (tier_a): disagree, adjudicated (helpful = false); votes in W11
-        _gen_row("r3", "h1", "2025-03-12T10:00:00Z", "true"),
-        _gen_row("r3", "h2", "2025-03-12T11:00:00Z", "false"),
-        _gen_row("r3", "adj", "2025-03-20T11:00:00Z", "false"),
+        G.generation_row("r3", "h1", "2025-03-12T10:00:00Z", "true"),
+        G.generation_row("r3", "h2", "2025-03-12T11:00:00Z", "false"),
+        G.generation_row("r3", "adj", "2025-03-20T11:00:00Z", "false"),
         # r4 (tier_a): disagree, three weeks later (W14: previous week has no row)
-        _gen_row("r4", "h1", "2025-03-31T10:00:00Z", "true", "true"),
-        _gen_row("r4", "h2", "2025-03-31T11:00:00Z", "true", "false"),
+        G.generation_row("r4", "h1", "2025-03-31T10:00:00Z", "true", incomplete="true"),
+        G.generation_row("r4", "h2", "2025-03-31T11:00:00Z", "true", incomplete="false"),
         # r5 (absent from records, one voter -> tier_a), an LLM row does not count
-        _gen_row("r5", "h1", "2025-03-31T10:00:00Z"), _gen_row("r5", "llm", "2025-03-31T10:00:00Z"),
+        G.generation_row("r5", "h1", "2025-03-31T10:00:00Z"), G.generation_row("r5", "llm", "2025-03-31T10:00:00Z"),
         # r6 (tier_b by task type): h1, h2 tie on helpful -> pending
-        _gen_row("r6", "h1", "2025-03-05T10:00:00Z", "true"),
-        _gen_row("r6", "h2", "2025-03-05T10:00:00Z", "false"),
+        G.generation_row("r6", "h1", "2025-03-05T10:00:00Z", "true"),
+        G.generation_row("r6", "h2", "2025-03-05T10:00:00Z", "false"),
         # r7 (tier_b explicit): the adjudicator only -> no voter
-        _gen_row("r7", "adj", "2025-03-05T10:00:00Z"),
+        G.generation_row("r7", "adj", "2025-03-05T10:00:00Z"),
     ]
-    G._write(tmp_path / "retrieval_annotations.csv", G.RET_COLS, [])
-    G._write(tmp_path / "grounding_annotations.csv", G.GRD_COLS, [])
-    G._write(tmp_path / "generation_annotations.csv", G.GEN_COLS, rows)
-    with open(tmp_path / "annotators.csv", "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
-        w.writerows([("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
-                     ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
-    with open(tmp_path / "records.csv", "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(A.RECORD_COLS)
-        w.writerows([("r1", "", "", "", "tier_a"), ("r2", "summarization", "0.1", "", ""),
-                     ("r3", "", "", "", "tier_a"), ("r4", "", "", "", ""),
-                     ("r6", "factual_qa", "", "", ""), ("r7", "", "", "", "tier_b")])
+    G.write_generation_case(tmp_path, rows, [
+        ("r1", "", "", "", "tier_a"), ("r2", "summarization", "0.1", "", ""), ("r3", "", "", "", "tier_a"),
+        ("r4", "", "", "", ""), ("r6", "factual_qa", "", "", ""), ("r7", "", "", "", "tier_b")])
     pr = P.compute(tmp_path)
     assert pr.notes == ["labeling_protocol generation tier_b: 1 record(s) without a voter "
                         "counted as single-annotated in labeling_cost",
