@@ -1,4 +1,4 @@
-"""Benchmark ragmart's full `dbt build` in files mode against two hand-written floors and ranx.
+"""Benchmark ragmart's production `dbt build` in files mode against two hand-written floors and ranx.
 
 For each size (retrieval rows; grounding and generation exports get one row per record and
 annotator), the script generates an export with scripts/generate_exports.py (reused when it is
@@ -20,7 +20,7 @@ already there), then measures, each in its own process:
 
 Before the sizes it measures the build's fixed cost once: the same dbt build on a tiny export
 (--fixed-cost-records records), which is what every build pays whatever its size (start-up, parsing,
-and one query per model and test). After each dbt build it lists the slowest nodes from dbt's
+and one query per model and data test). After each dbt build it lists the slowest nodes from dbt's
 run_results.json.
 
 It reports wall time, peak memory (max RSS of the process and its children), rows per second and

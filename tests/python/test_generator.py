@@ -10,9 +10,10 @@ defect occurs) and checked from the outside:
   equal the single-file output), and the Parquet files hold exactly the CSV values;
 * every row of expected_status.csv is where it says it is, and the split export's manifest lists
   the same rows as the single-file export's;
-* the statuses the generator built every row for agree with the project's independent reference
-  implementation of the rules (reference.py) under both constraint policies, which leaves nothing
-  ambiguous (the generator does not apply the rules itself);
+* the statuses the generator built every row for agree, row by row, with the project's independent
+  reference implementation of the rules (reference.py), and its counts under constraint_policy
+  repair with the reference's, for two sets of arguments; nothing is left ambiguous (the generator
+  does not apply the rules itself);
 * every reason code of docs/rules.md occurs; content details (languages, timestamp forms, LLM
   judge, adjudications, records.csv routing) are as documented.
 
@@ -200,6 +201,7 @@ def test_manifest_rows_are_where_it_says(data, csv_rows):
             offset[f["file"]], start = start, start + f["rows"]
     entries = manifest(data["csv"])
     assert len(entries) == len(single) > 0
+    assert {(m["task"], offset[m["file"]] + int(m["row_number_in_file"])) for m in entries} == set(single)
     for m in entries:
         t, n = m["task"], int(m["row_number_in_file"])
         row = csv_rows[m["file"]][n - 1]
@@ -212,12 +214,27 @@ def test_manifest_rows_are_where_it_says(data, csv_rows):
         assert [twin[k] for k in MANIFEST_FIELDS] == [m[k] for k in MANIFEST_FIELDS], (m, twin)
 
 
-def test_statuses_agree_with_reference_implementation(data):
+@pytest.fixture(scope="module")
+def other_arguments(tmp_path_factory):
+    """A second export: two annotators, one and two chunks per record, every record dual-annotated."""
+    out = {}
+    for chunks in (1, 2):
+        out[chunks] = tmp_path_factory.mktemp(f"generated_chunks{chunks}")
+        load_generator().main(["--records", "600", "--chunks", str(chunks), "--annotators", "2", "--seed", "3",
+                               "--bad-rate", "0.08", "--dual-rate", "1.0", "--runs", "2", "--out",
+                               str(out[chunks]), "--jobs", "1", "--quiet"])
+    return out
+
+
+@pytest.mark.parametrize("export", ["single", "chunks1", "chunks2"])
+def test_statuses_agree_with_reference_implementation(data, other_arguments, export):
+    folder = data["single"] if export == "single" else other_arguments[int(export[-1])]
     entries = {(m["task"], int(m["row_number_in_file"])): (m["status"], m["reasons"])
-               for m in manifest(data["single"])}
-    s = summary(data["single"])
+               for m in manifest(folder)}
+    assert entries
+    s = summary(folder)
     for policy in ("reject", "repair"):
-        ref = R.compute(data["single"], constraint_policy=policy)
+        ref = R.compute(folder, constraint_policy=policy)
         assert ref.ambiguities == []
         for t in TASKS:
             counts = dict(ref.counts(t))
@@ -290,7 +307,8 @@ def test_content_is_as_documented(data, csv_rows):
     assert rejected == [] and len(valid) == 1500
 
     def gold(r):   # the ADR-001 routing of the reference, default vars
-        return A.route(valid[r["record_uuid"]], ("factual_qa", "rag_synthesis"), Decimal("0.65"))[0] == "tier_b"
+        return A.route(valid[r["record_uuid"]], A.DEFAULT_GOLD_TASK_TYPES,
+                       Decimal(A.DEFAULT_THRESHOLD))[0] == "tier_b"
 
     n_gold = sum(gold(r) for r in recs)
     assert n_gold == s["records"]["routed_gold"] == s["records"]["dual_annotated"]

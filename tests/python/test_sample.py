@@ -3,7 +3,8 @@
 The sample maker builds every row with the status it is meant to end with and every record with
 the tier it is meant for; it does not apply the rules itself. Without dbt, this module checks:
 
-* the maker writes exactly the committed seeds/;
+* the maker writes exactly the committed seeds/ (the checks below read what it writes, in a
+  temporary folder);
 * by the reference implementation (reference.py, agreement_reference.py,
   protocol_reference.py), every row of the four exports ends with the status and reasons it was
   built for, under both constraint policies;
@@ -11,7 +12,8 @@ the tier it is meant for; it does not apply the rules itself. Without dbt, this 
   ADR-001 cases it is made for (15-25 % of the tier_b units with two votes disagree, in every
   family; the tier_a spot-checks drift in W13 and W14 only), under both policies;
 * the block between EXPECTED-ROWS-BEGIN and EXPECTED-ROWS-END of docs/sample_data.md is the
-  reference's counts followed by the maker's list of deliberately bad rows and tier fixtures.
+  reference's counts followed by the maker's list of deliberately bad rows and tier fixtures (when
+  it is not, the test writes the block as it should read to target/sample_data_expected.txt).
 
 test_reference.py checks the dbt build of these seeds against the same reference.
 """
@@ -21,19 +23,28 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import agreement_reference as A
 import make_sample_seeds as S
 import protocol_reference as P
 import pytest
+import reference as R
 from export_schema import FILES, LABELS
 
 PROJECT = Path(__file__).resolve().parents[2]
 SEEDS = PROJECT / "seeds"
 POLICIES = ("reject", "repair")
-DRIFT_THRESHOLD = 0.12   # var drift_disagreement_threshold
+DRIFT_THRESHOLD = float(P.DEFAULTS["drift_disagreement_threshold"])
 DRIFT_WEEKS = ("2025-W13", "2025-W14")
-# the tier rules of agreement_reference.route, as the page's table names them
+# the rules of agreement_reference.route in the order of the page's table (which shortens
+# uncertainty and adversarial); "voters" (no records.csv row) splits into fb_dual and fb_single
 SOURCES = ["explicit", "task_type", "uncertainty", "adversarial", "default", "fb_dual", "fb_single"]
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The folder the sample maker wrote its files to."""
+    out = tmp_path_factory.mktemp("sample")
+    assert S.main(["--out", str(out), "--quiet"]) == 0
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +53,18 @@ def sample():
 
 
 @pytest.fixture(scope="module")
-def refs():
-    return {policy: A.compute(SEEDS, constraint_policy=policy) for policy in POLICIES}
+def refs(written):
+    """The protocol reference (with the row and agreement references) of what the maker wrote."""
+    return {policy: P.compute(written, constraint_policy=policy) for policy in POLICIES}
 
 
-def multi_vote_units(agr: A.AgreementReference, fam: str) -> tuple[dict, dict]:
+def multi_vote_units(pr: P.ProtocolReference, fam: str) -> tuple[dict, dict]:
     """({tier: [units with two or more votes, disagreeing]}, {ISO week: tier_a spot-checks}); a
     spot-checked unit counts in the week of its later vote."""
+    agr = pr.agr
     multi = {"tier_a": [0, 0], "tier_b": [0, 0]}
     weeks = defaultdict(lambda: {"records": set(), "dis_records": set(), "units": 0, "dis_units": 0})
-    for unit, votes in P.voter_rows(agr.ref, agr, fam).items():
+    for unit, votes in pr.voter_rows[fam].items():
         if len(votes) < 2:
             continue
         tier = agr.tiers[fam][unit[0]]
@@ -68,9 +81,9 @@ def multi_vote_units(agr: A.AgreementReference, fam: str) -> tuple[dict, dict]:
     return multi, dict(sorted(weeks.items()))
 
 
-def summary_lines(refs: dict) -> list[str]:
+def summary_lines(refs: dict, written: Path) -> list[str]:
     """The three count tables of docs/sample_data.md, from the reference."""
-    rej, rep = refs["reject"], refs["repair"]
+    rej, rep = refs["reject"].agr, refs["repair"].agr
     lines = [f"{'file':<28}{'rows':>6}{'accepted':>10}{'rejected':>10}{'superseded':>12}"
              f"{'acc/rej (repair)':>18}{'records':>9}{'pending':>9}"]
     for fam in S.FAMILIES:
@@ -79,7 +92,7 @@ def summary_lines(refs: dict) -> list[str]:
         repair = f"{st2['accepted']}/{st2['rejected']}"
         lines.append(f"{FILES[fam]:<28}{sum(st.values()):>6}{st['accepted']:>10}{st['rejected']:>10}"
                      f"{st['superseded']:>12}{repair:>18}{len(recs):>9}{pending:>9}")
-    n_rows = len(A.R.read_csv(SEEDS / FILES["records"]))
+    n_rows = len(R.read_csv(written / FILES["records"]))
     acc, nrej = len(rej.records), len(rej.records_rejected)
     lines.append(f"{FILES['records']:<28}{n_rows:>6}{acc:>10}{nrej:>10}{n_rows - acc - nrej:>12}"
                  f"{f'{acc}/{nrej}':>18}{acc:>9}")
@@ -97,7 +110,7 @@ def summary_lines(refs: dict) -> list[str]:
                         else "fb_dual" if tier == "tier_b" else "fb_single" for rid, tier in tiers.items())
         assert set(rules) <= set(SOURCES), rules
         tier_count = Counter(tiers.values())
-        multi, weeks = multi_vote_units(rej, fam)
+        multi, weeks = multi_vote_units(refs["reject"], fam)
         lines.append(f"{fam:<12}{tier_count['tier_a']:>7}{tier_count['tier_b']:>7}"
                      + "".join(f"{rules[s]:>10}" for s in SOURCES)
                      + f"{multi['tier_b'][0]:>9}{multi['tier_b'][1]:>11}"
@@ -113,17 +126,17 @@ def summary_lines(refs: dict) -> list[str]:
                     f"{'disagree':>10}{'share':>8}  drift", *spot]
 
 
-def test_sample_maker_writes_the_committed_seeds(tmp_path):
-    assert S.main(["--out", str(tmp_path), "--quiet"]) == 0
+def test_sample_maker_writes_the_committed_seeds(written):
     committed = sorted(p.name for p in SEEDS.glob("*.csv"))
-    assert sorted(p.name for p in tmp_path.glob("*.csv")) == committed
+    assert sorted(p.name for p in written.glob("*.csv")) == committed
     for name in committed:
-        assert (tmp_path / name).read_bytes() == (SEEDS / name).read_bytes(), f"{name} differs"
+        assert (written / name).read_bytes() == (SEEDS / name).read_bytes(), f"{name} differs"
 
 
 def test_every_row_ends_with_the_status_it_was_built_for(sample, refs):
     _, rows = sample
-    for policy, agr in refs.items():
+    for policy, pr in refs.items():
+        agr = pr.agr
         for fam in S.FAMILIES:
             assert len(agr.ref.rows[fam]) == len(rows[fam]), (policy, fam)
             for built, got in zip(rows[fam], agr.ref.rows[fam], strict=True):
@@ -133,6 +146,8 @@ def test_every_row_ends_with_the_status_it_was_built_for(sample, refs):
                     assert want[0] == "accepted" and want[1].startswith("was_repaired"), where
                 else:
                     assert (got.status, got.reasons_text if got.status == "rejected" else "") == want, where
+        # a records.csv row is accepted or rejected here: a superseded one (an agreeing duplicate)
+        # would count as accepted, which the total below catches
         rejected = {line: ";".join(sorted(reasons)) for line, _, reasons in agr.records_rejected}
         for line, built in enumerate(rows["records"], 1):
             got = ("rejected", rejected[line]) if line in rejected else ("accepted", "")
@@ -142,25 +157,32 @@ def test_every_row_ends_with_the_status_it_was_built_for(sample, refs):
 
 def test_every_record_is_routed_to_the_tier_it_was_built_for(sample, refs):
     records, _ = sample
-    for policy, agr in refs.items():
+    for policy, pr in refs.items():
         for fam in S.FAMILIES:
             for r in records:
-                assert agr.tiers[fam][r.uuid] == S.designed_tier(r, fam), (policy, fam, r.key)
-            multi, weeks = multi_vote_units(agr, fam)
+                assert pr.agr.tiers[fam][r.uuid] == S.designed_tier(r, fam), (policy, fam, r.key)
+            multi, weeks = multi_vote_units(pr, fam)
+            drift = {row["iso_week"]: row for row in pr.marts["labeling_drift"] if row["task"] == fam}
+            assert {week: (w["units"], w["dis_units"]) for week, w in weeks.items()} == \
+                {week: (row["n_spot_checked_units"], row["n_disagreeing_units"]) for week, row in drift.items()}
             n, disagree = multi["tier_b"]
             assert 0.15 <= disagree / n <= 0.25, (policy, fam, multi)
             assert list(weeks) == [f"2025-W{w}" for w in S.WEEKS], (policy, fam)
             for week, w in weeks.items():
-                drift = week in DRIFT_WEEKS
-                assert (w["dis_units"] / w["units"] > DRIFT_THRESHOLD) == drift, (policy, fam, week)
-                assert (len(w["dis_records"]) / len(w["records"]) > DRIFT_THRESHOLD) == drift, \
+                assert drift[week]["is_above_threshold"] == (week in DRIFT_WEEKS), (policy, fam, week)
+                assert (len(w["dis_records"]) / len(w["records"]) > DRIFT_THRESHOLD) == (week in DRIFT_WEEKS), \
                     (policy, fam, week)
 
 
-def test_sample_data_page_holds_the_expected_tables(sample, refs):
-    """docs/sample_data.md's block is what the reference counts and the maker built (on failure,
-    the assertion's diff is the text to paste between the markers)."""
+def test_sample_data_page_holds_the_expected_tables(sample, refs, written):
+    """docs/sample_data.md's block is what the reference counts and the maker built."""
     records, rows = sample
     page = (PROJECT / "docs" / "sample_data.md").read_text(encoding="utf-8")
     block = page.split("EXPECTED-ROWS-BEGIN\n", 1)[1].split("\nEXPECTED-ROWS-END", 1)[0]
-    assert block == "\n".join(summary_lines(refs) + [""] + S.expected_lines(records, rows)).rstrip("\n")
+    expected = "\n".join(summary_lines(refs, written) + [""] + S.expected_lines(records, rows)).rstrip("\n")
+    if block != expected:
+        out = PROJECT / "target" / "sample_data_expected.txt"
+        out.parent.mkdir(exist_ok=True)
+        out.write_text(expected + "\n", encoding="utf-8")
+        pytest.fail(f"docs/sample_data.md: the block between EXPECTED-ROWS-BEGIN and EXPECTED-ROWS-END is out of "
+                    f"date; {out} holds it as it should read")
