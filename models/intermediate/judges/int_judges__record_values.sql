@@ -89,30 +89,50 @@ retrieval_resolved as (
             and retrieval_scored.record_uuid = family_records.record_uuid
 
 ),
-{%- for task in ['grounding', 'generation'] %}
 
-{{ task }}_units as (
+grounding_units as (
 
-    {{ ragmart_unit_consensus(task, 'unit_labels', ['label_source', 'source_id']) }}
+    {{ ragmart_unit_consensus('grounding', 'unit_labels', ['label_source', 'source_id']) }}
 
 ),
 
-{{ task }}_resolved as (
+grounding_resolved as (
 
     select
-        {{ task }}_units.*,
+        grounding_units.*,
         family_records.run_id,
         family_records.language
 
-    from {{ task }}_units
+    from grounding_units
     inner join family_records
         on
-            family_records.task = '{{ task }}'
-            and {{ task }}_units.record_uuid = family_records.record_uuid
-    where {{ task }}_units.is_resolved
+            family_records.task = 'grounding'
+            and grounding_units.record_uuid = family_records.record_uuid
+    where grounding_units.is_resolved
 
 ),
-{%- endfor %}
+
+generation_units as (
+
+    {{ ragmart_unit_consensus('generation', 'unit_labels', ['label_source', 'source_id']) }}
+
+),
+
+generation_resolved as (
+
+    select
+        generation_units.*,
+        family_records.run_id,
+        family_records.language
+
+    from generation_units
+    inner join family_records
+        on
+            family_records.task = 'generation'
+            and generation_units.record_uuid = family_records.record_uuid
+    where generation_units.is_resolved
+
+),
 
 final as (
 
