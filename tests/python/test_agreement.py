@@ -27,7 +27,7 @@ import generate as G
 import numpy as np
 import pytest
 import reference as R
-from kit.compare import assert_same_rows, same_value
+from kit.compare import assert_same_rows, fail_on, same_value, value_differences
 
 TOL = 1e-9
 SCENARIOS = ["sample", "generated"]
@@ -363,13 +363,9 @@ def test_cross_check_agreement(builds, name):
         uv = agr(b).unit_votes(row["task"], row["label"], row["tier"])
         want = _direct_label(uv)
         want["krippendorff_alpha"] = _package_alpha(uv)
-        for source, got in (("reference", row), ("mart", mart.get(key))):
-            if got is None:
-                continue
-            for c, v in want.items():
-                if not same_value(v, got.get(c)):
-                    problems.append(f"{source} {key} {c}: direct/package {v!r}, got {got.get(c)!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(("reference", key), want, row, "direct/package")
+        problems += value_differences(("mart", key), want, mart.get(key), "direct/package")
+    fail_on(problems, name, "annotator_agreement against the direct formulas")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -393,13 +389,9 @@ def test_cross_check_pairs(builds, name):
             sk = float(cohen_kappa_score([x for x, _ in pairs], [y for _, y in pairs]))
             if not same_value(sk, want["cohen_kappa"]):
                 problems.append(f"sklearn {key}: {sk} vs closed form {want['cohen_kappa']}")
-        for source, got in (("reference", row), ("mart", mart.get(key))):
-            if got is None:
-                continue
-            for c, v in want.items():
-                if not same_value(v, got.get(c)):
-                    problems.append(f"{source} {key} {c}: direct {v!r}, got {got.get(c)!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(("reference", key), want, row, "direct")
+        problems += value_differences(("mart", key), want, mart.get(key), "direct")
+    fail_on(problems, name, "annotator_pair_agreement against the direct formulas")
 
 
 def test_sklearn_kappa_on_hand_cases():
@@ -512,11 +504,8 @@ def test_cross_check_alpha_and_ac1_jackknife(builds, name):
              float(stats.norm.cdf((got["alpha_target"] - alpha) / se_alpha)))
         want = {"alpha_ci_lower": lo, "alpha_ci_upper": hi, "ac1_ci_lower": ac1_lo,
                 "ac1_ci_upper": ac1_hi, "p_alpha_below_target": p}
-        key = tuple(got[c] for c in AG_KEY)
-        for c, v in want.items():
-            if not same_value(v, got[c]):
-                problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got[c]!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(tuple(got[c] for c in AG_KEY), want, got, "leave-one-out", "mart")
+    fail_on(problems, name, "annotator_agreement intervals against a leave-one-record-out recomputation")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -541,11 +530,9 @@ def test_cross_check_pair_kappa_jackknife(builds, name):
                     problems.append(f"sklearn and the closed form differ: {k_sk} {k}")
             kappas.append(k)
         _, lo, hi = _jackknife_bounds(_direct_kappa(list(shared.values())), kappas)
-        key = tuple(got[c] for c in PAIR_KEY)
-        for c, v in (("kappa_ci_lower", lo), ("kappa_ci_upper", hi)):
-            if not same_value(v, got[c]):
-                problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got[c]!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(tuple(got[c] for c in PAIR_KEY), {"kappa_ci_lower": lo, "kappa_ci_upper": hi},
+                                      got, "leave-one-out", "mart")
+    fail_on(problems, name, "annotator_pair_agreement intervals against a leave-one-record-out recomputation")
 
 
 def test_jackknife_three_records_by_hand():

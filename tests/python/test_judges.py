@@ -44,7 +44,7 @@ import judge_reference as J
 import pytest
 import reference as R
 from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
-from kit.compare import differences, fail_on, same_value
+from kit.compare import differences, fail_on, same_value, value_differences
 
 TOL = 1e-9
 SCENARIOS = ["sample", "judges"]
@@ -252,9 +252,7 @@ def _check_hand(rows: dict, source: str) -> list[str]:
     for k in sorted(set(hand) ^ set(HAND_EXPECTED), key=str):
         problems.append(f"{source}: {'missing' if k in HAND_EXPECTED else 'unexpected'} row {k}")
     for k in sorted(set(hand) & set(HAND_EXPECTED), key=str):
-        for c, v in zip(J.JUDGE_VALUES, HAND_EXPECTED[k]):
-            if not same_value(v, hand[k].get(c)):
-                problems.append(f"{source} {k} {c}: by hand {v!r}, got {hand[k].get(c)!r}")
+        problems += value_differences((source, k), dict(zip(J.JUDGE_VALUES, HAND_EXPECTED[k])), hand[k], "by hand")
     return problems
 
 
@@ -327,22 +325,16 @@ def test_cross_check_direct(builds, name):
                                          labels=[0, 1]))
             if not same_value(sk, want["cohen_kappa"]):
                 problems.append(f"sklearn {key}: {sk} vs 2x2 closed form {want['cohen_kappa']}")
-        for source, got in (("reference", row), ("mart", mart.get(key))):
-            if got is None:
-                continue
-            for c, v in want.items():
-                if not same_value(v, got.get(c)):
-                    problems.append(f"{source} {key} {c}: direct {v!r}, got {got.get(c)!r}")
+        problems += value_differences(("reference", key), want, row, "direct")
+        problems += value_differences(("mart", key), want, mart.get(key), "direct")
     for key, got in mart.items():
         counts = [got.get(c) for c in ("tp", "fp", "fn", "tn")]
         if any(v is None for v in counts):
             problems.append(f"mart {key}: null count {counts}")
             continue
-        own = direct_measures(*(int(v) for v in counts))
-        for c, v in own.items():
-            if not same_value(v, got.get(c)):
-                problems.append(f"mart {key} {c}: from its own counts {v!r}, got {got.get(c)!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(("mart", key), direct_measures(*(int(v) for v in counts)), got,
+                                      "from its own counts")
+    fail_on(problems, name, "judge_agreement against the direct formulas")
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -372,10 +364,9 @@ def test_cross_check_kappa_jackknife(builds, name):
             t = float(stats.t.ppf(0.975, g - 1))
             kappa = direct_measures(got["tp"], got["fp"], got["fn"], got["tn"])["cohen_kappa"]
             lo, hi = max(-1.0, kappa - t * se), min(1.0, kappa + t * se)
-        for c, v in (("kappa_ci_lower", lo), ("kappa_ci_upper", hi)):
-            if not same_value(v, got.get(c)):
-                problems.append(f"{key} {c}: leave-one-out {v!r}, mart {got.get(c)!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(key, {"kappa_ci_lower": lo, "kappa_ci_upper": hi}, got, "leave-one-out",
+                                      "mart")
+    fail_on(problems, name, "judge_agreement intervals against a leave-one-record-out recomputation")
 
 
 # =========================================================================== scenario coverage
@@ -541,16 +532,8 @@ HAND_JMV_COLUMNS = ["n_records", "judge_value", "judge_n_units", "human_value",
 
 
 def _check_table(rows: dict, expected: dict, cols: list[str], source: str) -> list[str]:
-    problems = []
-    for k, want in expected.items():
-        got = rows.get(k)
-        if got is None:
-            problems.append(f"{source}: missing row {k}")
-            continue
-        for c, v in zip(cols, want):
-            if not same_value(v, got.get(c)):
-                problems.append(f"{source} {k} {c}: by hand {v!r}, got {got.get(c)!r}")
-    return problems
+    return [p for k, want in expected.items()
+            for p in value_differences((source, k), dict(zip(cols, want)), rows.get(k), "by hand")]
 
 
 def _vote_problems(jr: J.JudgeReference, expected: dict) -> list[str]:
@@ -620,10 +603,9 @@ def test_reference_krippendorff_package(judges_seed_dir):
     for row in jr.rows:
         key = tuple(row[c] for c in J.JUDGE_KEY)
         ah, aj = package_alphas(jr, key)
-        for c, v in (("alpha_humans", ah), ("alpha_with_judge", aj)):
-            if not same_value(v, row[c]):
-                problems.append(f"{key} {c}: package {v!r}, reference {row[c]!r}")
-    assert not problems, "\n".join(problems[:40])
+        problems += value_differences(key, {"alpha_humans": ah, "alpha_with_judge": aj}, row, "package",
+                                      "reference")
+    fail_on(problems, "judges", "the reference's alphas against the krippendorff package")
 
 
 def package_alphas(jr: J.JudgeReference, key: tuple) -> tuple:
@@ -716,6 +698,18 @@ def _nan_none(v):
     return None if math.isnan(v) else v
 
 
+def _with_mart_rows(b, problems: list[str]):
+    """(key, reference row, mart row) of every row of the judge reference; a row the mart lacks is
+    a problem."""
+    mart = {_key(r, J.JUDGE_KEY): r for r in b.mart[1]}
+    for row in b.jr.rows:
+        key = tuple(row[c] for c in J.JUDGE_KEY)
+        if key not in mart:
+            problems.append(f"missing row {key}")
+            continue
+        yield key, row, mart[key]
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_sklearn_cross_check(builds, name):
     """Every judge_agreement row of the mart against scikit-learn on the (judge, consensus)
@@ -728,16 +722,10 @@ def test_sklearn_cross_check(builds, name):
     from sklearn.metrics import cohen_kappa_score, f1_score, precision_score, recall_score
 
     b = _built(builds, name)
-    mart = {_key(r, J.JUDGE_KEY): r for r in b.mart[1]}
     problems = []
     checked = Counter()
     cache: dict[tuple, dict] = {}
-    for row in b.jr.rows:
-        key = tuple(row[c] for c in J.JUDGE_KEY)
-        got = mart.get(key)
-        if got is None:
-            problems.append(f"missing row {key}")
-            continue
+    for key, _row, got in _with_mart_rows(b, problems):
         # the measures do not depend on the order of the units: rows with the same pairs
         # share one sklearn computation (about 10 ms per call)
         pairs = tuple(sorted((j, c) for _, j, c in b.jr.pairs[key]))
@@ -760,11 +748,9 @@ def test_sklearn_cross_check(builds, name):
             sk["f1"] = None                 # the contract's rule; sklearn says 0
         elif sk["precision"] is None or sk["recall"] is None:
             sk["f1"] = None                 # contract: null when P or R is null
-        for c, v in sk.items():
-            checked[c, v is None] += 1
-            if not same_value(v, got.get(c)):
-                problems.append(f"{key} {c}: sklearn {v!r}, mart {got.get(c)!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        checked.update((c, v is None) for c, v in sk.items())
+        problems += value_differences(key, sk, got, "sklearn", "mart")
+    fail_on(problems, name, "judge_agreement against scikit-learn")
     assert checked[("cohen_kappa", False)] > 0, checked
 
 
@@ -773,21 +759,13 @@ def test_krippendorff_cross_check(builds, name):
     """alpha_humans and alpha_with_judge of every mart row against the krippendorff package
     (nominal) on the voters x units matrix of the row, without / with the judge's row."""
     b = _built(builds, name)
-    mart = {_key(r, J.JUDGE_KEY): r for r in b.mart[1]}
     problems = []
     n_defined = 0
-    for row in b.jr.rows:
-        key = tuple(row[c] for c in J.JUDGE_KEY)
-        got = mart.get(key)
-        if got is None:
-            problems.append(f"missing row {key}")
-            continue
+    for key, _row, got in _with_mart_rows(b, problems):
         ah, aj = package_alphas(b.jr, key)
         n_defined += (ah is not None) + (aj is not None)
-        for c, v in (("alpha_humans", ah), ("alpha_with_judge", aj)):
-            if not same_value(v, got.get(c)):
-                problems.append(f"{key} {c}: krippendorff {v!r}, mart {got.get(c)!r}")
-    assert not problems, f"[{name}] " + "\n  ".join(problems[:40])
+        problems += value_differences(key, {"alpha_humans": ah, "alpha_with_judge": aj}, got, "krippendorff", "mart")
+    fail_on(problems, name, "judge_agreement alphas against the krippendorff package")
     assert n_defined > 0
 
 

@@ -70,13 +70,23 @@ def differences(expected: list[dict], got: list[dict], key_cols: list[str], val_
     return problems
 
 
+def value_differences(where, want: dict, got: dict | None, source: str, target: str = "got", *,
+                      tol: float = TOL) -> list[str]:
+    """The values of ``want`` that the row ``got`` does not hold (to ``tol``), each as
+    "<where> <column>: <source> <value>, <target> <value>"; no row at all (None) is one difference."""
+    if got is None:
+        return [f"missing row {where}"]
+    return [f"{where} {c}: {source} {v!r}, {target} {got.get(c)!r}" for c, v in want.items()
+            if not same_value(v, got.get(c), tol)]
+
+
 def fail_on(problems: list[str], name: str, what: str, limit: int = 40) -> None:
     """Fails the calling test with the differences, if any."""
     import pytest
 
     if problems:
         more = f"\n  ... and {len(problems) - limit} more" if len(problems) > limit else ""
-        pytest.fail(f"[{name}] {what}: {len(problems)} difference(s) with the reference:\n  "
+        pytest.fail(f"[{name}] {what}: {len(problems)} difference(s):\n  "
                     + "\n  ".join(problems[:limit]) + more)
 
 
