@@ -12,9 +12,9 @@ tests are collected with those that the collected modules name in ``SCENARIOS_US
                    ``accepted_languages``, with data tests;
 * ``edge_tokyo``   the edge cases with ``TZ=Asia/Tokyo``, models only: the marts must not depend
                    on the machine's time zone;
-* ``agreement``    agreement_reference.generate_scenario(): 1-4 voters per unit, rare and
+* ``agreement``    generate.agreement_scenario(): 1-4 voters per unit, rare and
                    perfect labels, every routing rule (models only);
-* ``judges``       judge_reference.generate_judges_scenario() with its vars (models only);
+* ``judges``       generate.judges_scenario() with its vars (models only);
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
 
 A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
@@ -25,9 +25,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import agreement_reference as A
-import generate
-import judge_reference as J
+import generate as G
 import pytest
 from kit.builds import PROJECT, SEED_FILES, BuildPool, data_set, project_seed_csvs, scenario
 
@@ -53,26 +51,26 @@ def _edge(_out: Path) -> Path:
 
 @data_set("random")
 def _random(out: Path) -> Path:
-    return generate.generate(out)
+    return G.generate(out)
 
 
 @data_set("agreement")
 def _agreement(out: Path) -> Path:
-    return A.generate_scenario(out)
+    return G.agreement_scenario(out)
 
 
 @data_set("judges")
 def _judges(out: Path) -> Path:
-    return J.generate_judges_scenario(out)
+    return G.judges_scenario(out)
 
 
 @data_set("sample_nojudges")
 def _sample_without_judges(out: Path) -> Path:
     """The sample without the rows of LLM / CODE annotators in the three exports."""
     _sample(out)
-    if not J.judge_ids(PROJECT / "seeds"):
+    if not G.judge_ids(PROJECT / "seeds"):
         pytest.skip("the sample has no judge rows")
-    return J.without_judges(PROJECT / "seeds", out)
+    return G.without_judges(PROJECT / "seeds", out)
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -89,7 +87,7 @@ scenario("random", "random", {"retrieval_k_values": RANDOM_K, "accepted_language
          tests=True, ref_kwargs={"k_values": RANDOM_K, "accepted_languages": RANDOM_LANGUAGES})
 scenario("edge_tokyo", "edge", {"max_rejected_share": 1}, tz="Asia/Tokyo")
 scenario("agreement", "agreement")
-scenario("judges", "judges", J.JUDGES_VARS)
+scenario("judges", "judges", G.JUDGES_VARS)
 scenario("sample_nojudges", "sample_nojudges")
 
 

@@ -1,4 +1,16 @@
-"""Random but reproducible annotation exports for the mart tests.
+"""The test suite's generated data sets: random but reproducible annotation exports.
+
+Generators write data and the outcome they were built for; the rules are applied by the
+references (reference.py, agreement_reference.py, judge_reference.py), never here. The data sets:
+
+* ``generate(out_dir, seed=...)`` (scenario ``random``), below;
+* ``agreement_scenario(out_dir)``: 1-4 voters per unit, rare and perfect labels, every routing
+  rule of records.csv (RECORD_CASES, BAD_RECORD_CASES), runs;
+* ``judges_scenario(out_dir)``: the agreement scenario plus judges of every kind and quality and
+  hand-made cases (HAND_*, VOTE_*), built from the human consensus of the references;
+* ``without_judges(seed_dir, out)``: a copy of seeds without the rows of LLM and CODE annotators;
+* ``generation_row`` / ``write_generation_case``: the hand-made generation cases of the
+  agreement and protocol tests.
 
 ``generate(out_dir, seed=...)`` writes retrieval/grounding/generation annotation CSVs and
 annotators.csv: a few hundred records per family, 2-3 human annotators each, disagreements,
@@ -26,6 +38,9 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import agreement_reference as A
+import judge_reference as J
+import reference as R
 from export_schema import COLUMNS, LABELS, REQUIRED  # scripts/, on pytest's pythonpath
 
 RET_COLS, GRD_COLS, GEN_COLS = COLUMNS["retrieval"], COLUMNS["grounding"], COLUMNS["generation"]
@@ -358,6 +373,563 @@ def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding:
     record_ids = ([f"ret-{i:04d}" for i in range(n_retrieval)] + [f"grd-{i:04d}" for i in range(n_grounding)]
                   + [f"gen-{i:04d}" for i in range(n_generation)])
     _write(out / "records.csv", RECORDS_COLS, records_rows(record_ids, seed + 1))
+    return out
+
+
+# --------------------------------------------------------------------------- the agreement scenario
+
+RECORD_CASES = [
+    # (task_type, model_uncertainty, is_adversarial, tier) -> expected (tier, rule)
+    (("factual_qa", "", "", ""), ("tier_b", "task_type")),
+    (("rag_synthesis", "0.1", "false", ""), ("tier_b", "task_type")),
+    (("summarization", "0.65", "", ""), ("tier_b", "uncertainty")),       # == threshold
+    (("summarization", "0.650", "no", ""), ("tier_b", "uncertainty")),
+    (("code_generation", "0.9", "0", ""), ("tier_b", "uncertainty")),
+    (("", "1", "", ""), ("tier_b", "uncertainty")),
+    (("summarization", "0.649", "", ""), ("tier_a", "default")),          # just below
+    (("chitchat", " 0.8 ", "", ""), ("tier_b", "uncertainty")),           # trimmed
+    (("code_generation", "0.3", "true", ""), ("tier_b", "adversarial")),
+    (("summarization", "", " Yes ", ""), ("tier_b", "adversarial")),
+    (("", "", "1", ""), ("tier_b", "adversarial")),
+    (("Factual_QA", "0.2", "N", ""), ("tier_a", "default")),              # matched exactly
+    (("summarization", "0.2", "false", ""), ("tier_a", "default")),
+    (("", "", "", ""), ("tier_a", "default")),                            # in records, no rule
+    (("factual_qa", "0.99", "true", "tier_a"), ("tier_a", "explicit")),   # explicit wins
+    (("summarization", "0.1", "", " tier_a "), ("tier_a", "explicit")),
+    (("summarization", "0.1", "", "tier_b"), ("tier_b", "explicit")),
+    (("", "", "", " tier_b"), ("tier_b", "explicit")),
+]
+BAD_RECORD_CASES = [  # rejected rows: the record is treated as absent
+    ("factual_qa", "abc", "", ""), ("factual_qa", "65%", "", ""), ("summarization", "0,7", "", ""),
+    ("factual_qa", "0.9", "maybe", ""), ("summarization", "", "2", ""),
+    ("factual_qa", "", "", "gold"), ("summarization", "", "", "TIER_A"),
+    ("summarization", "", "", "tier_c"),
+]
+
+
+def _random_record_row(r: random.Random) -> tuple:
+    return (r.choice(["factual_qa", "rag_synthesis", "summarization", "code_generation",
+                      "summarization", "code_generation", "", "Factual_QA"]),
+            r.choice(["", "", "0.1", "0.3", "0.5", "0.649", "0.65", "0.8", "1", "0"]),
+            r.choice(["", "", "", "false", "0", "no", "true", "yes", "F"]),
+            r.choice(["", "", "", "", "", "", "tier_a", "tier_b", " tier_b "]))
+
+
+GEN_LABELS = {  # label -> (prevalence of the truth, flip probability per vote)
+    "generation": {"proper_action": (0.8, 0.12), "response_on_topic": (0.6, 0.0),
+                   "helpful": (0.7, 0.2), "incomplete": (0.3, 0.1),
+                   "unsafe_content": (0.03, 0.01)},
+    "grounding": {"support_present": (0.7, 0.0), "unsupported_claim_present": (0.4, 0.15),
+                  "contradicted_claim_present": (0.15, 0.05), "source_cited": (0.6, 0.1),
+                  "fabricated_source": (0.03, 0.01)},
+    "retrieval": {"topically_relevant": (0.5, 0.15), "evidence_sufficient": (0.25, 0.1),
+                  "misleading": (0.05, 0.01)},
+}
+PERFECT_LABELS = {("generation", "response_on_topic"), ("grounding", "support_present")}
+RARE_LABELS = {("generation", "unsafe_content"), ("grounding", "fabricated_source"),
+               ("retrieval", "misleading")}
+
+
+def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
+    """Annotation seeds with 1-4 voters per unit, plus annotators.csv and records.csv.
+
+    Record ids are shared by the three families (a record can be tier_b in one family and
+    tier_a in another when it is absent from records.csv).  Rows go through
+    ``Gen.emit`` (older submissions, same-instant duplicates, bad cells), so the
+    accepted votes are a subset of what was drawn; the perfect-agreement labels are drawn
+    without noise, so every accepted vote equals the unit's truth.  records.csv also puts
+    about two records in three of its rows into the evaluation runs ``v1`` and ``v2`` (by the
+    record id, so that duplicates agree; the others, and the records without a row, are in the
+    default run), so that the per-run marts are compared over several runs."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    g = Gen(seed)
+    r = g.r
+    rec_ids = [f"rec-{i:04d}" for i in range(n_records)]
+
+    def draw(task):
+        lab = [int(r.random() < p) for p, _ in GEN_LABELS[task].values()]
+        return g.consistent(task, lab)
+
+    def vote(task, truth):
+        lab = list(truth)
+        for i, (_, flip) in enumerate(GEN_LABELS[task].values()):
+            if r.random() < flip:
+                lab[i] = 1 - lab[i]
+        fixed = g.consistent(task, lab)
+        for i, name in enumerate(GEN_LABELS[task]):
+            if (task, name) in PERFECT_LABELS:
+                assert fixed[i] == truth[i]
+        return fixed
+
+    def n_voters():
+        return r.choice([1, 1, 2, 2, 2, 3, 3, 4])
+
+    rows = {"retrieval": [], "grounding": [], "generation": []}
+    for task in ("grounding", "generation"):
+        for rid in r.sample(rec_ids, int(n_records * 0.85)):
+            truth = draw(task)
+            base = BASE + timedelta(minutes=r.randint(0, 60 * 24 * 20))
+            extra = {"query": f"question {rid}?", "answer": f"answer {rid}"}
+            if task == "grounding":
+                extra["context_set"] = f"ctx {rid}"
+            lang = g.lang()
+            for a in r.sample(VOTERS, n_voters()):
+                g.emit(rows[task], task, rid, a, g.instant(base, 86400), vote(task, truth),
+                       lang, extra)
+            if r.random() < 0.2:
+                g.emit(rows[task], task, rid, r.choice(["adj1", "adj2"]),
+                       g.instant(base + timedelta(days=2), 86400), vote(task, truth), lang,
+                       extra, allow_bad=False)
+            if r.random() < 0.3:
+                g.emit(rows[task], task, rid, r.choice(["llm_judge", "rule_judge"]),
+                       g.instant(base + timedelta(days=1), 86400), vote(task, truth), lang,
+                       extra, allow_bad=False)
+    for rid in r.sample(rec_ids, int(n_records * 0.45)):
+        lang = g.lang()
+        base = BASE + timedelta(minutes=r.randint(0, 60 * 24 * 20))
+        voters = r.sample(VOTERS, n_voters())
+        for j in range(r.randint(1, 4)):
+            cid, rank = f"{rid}-c{j}", j + 1
+            truth = draw("retrieval")
+            # a voter of the record sometimes skips a chunk (units with fewer votes)
+            chunk_voters = [a for a in voters if len(voters) == 1 or r.random() < 0.85]
+            extra = {"input_query": f"query {rid}", "chunk": f"text {cid}", "chunk_id": cid,
+                     "chunk_rank": str(rank), "can_answer": ""}
+            for a in chunk_voters:
+                g.emit(rows["retrieval"], "retrieval", rid, a, g.instant(base, 86400),
+                       vote("retrieval", truth), lang, extra)
+            if r.random() < 0.25:
+                g.emit(rows["retrieval"], "retrieval", rid, r.choice(["llm_judge", "adj1"]),
+                       g.instant(base + timedelta(days=1), 86400), vote("retrieval", truth),
+                       lang, extra, allow_bad=False)
+
+    _write(out / "retrieval_annotations.csv", RET_COLS, rows["retrieval"])
+    _write(out / "grounding_annotations.csv", GRD_COLS, rows["grounding"])
+    _write(out / "generation_annotations.csv", GEN_COLS, rows["generation"])
+    with open(out / "annotators.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
+        w.writerows(ANNOTATORS)
+
+    # records.csv: the fixed cases first (each on several records), then random rows;
+    # ~30 % of the records are absent; some rows are bad or duplicated.
+    shuffled = list(rec_ids)
+    r.shuffle(shuffled)
+    rec_rows = []
+    pos = 0
+    for case, _ in RECORD_CASES:
+        for _ in range(4):
+            rec_rows.append((shuffled[pos],) + case)
+            pos += 1
+    for case in BAD_RECORD_CASES:
+        for _ in range(2):
+            rec_rows.append((shuffled[pos],) + case)
+            pos += 1
+    for _ in range(3):   # identical duplicates: count once
+        row = (shuffled[pos],) + RECORD_CASES[0][0]
+        rec_rows += [row, row]
+        pos += 1
+    for _ in range(3):   # differing duplicates: all rejected, the record is absent
+        rec_rows += [(shuffled[pos], "summarization", "0.1", "", ""),
+                     (shuffled[pos], "factual_qa", "0.1", "", "")]
+        pos += 1
+    rec_rows.append(("", "factual_qa", "0.9", "true", "tier_b"))      # missing record_uuid
+    rec_rows.append(("   ", "summarization", "", "", ""))
+    n_random = int(n_records * 0.7) - pos
+    for _ in range(max(n_random, 0)):
+        rec_rows.append((shuffled[pos],) + _random_record_row(r))
+        pos += 1
+    rec_rows.append(("rec-not-annotated", "factual_qa", "", "", ""))
+    r.shuffle(rec_rows)
+    with open(out / "records.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(COLUMNS["records"] + ["run_id", "notes"])
+        for row in rec_rows:
+            w.writerow(list(row) + [_run_of(row[0]), r.choice(["", "from routing export"])])
+    return out
+
+
+def _run_of(record_uuid: str) -> str:
+    """The run of a generated record: v1, v2 or empty (the default run), from its id."""
+    if not record_uuid.strip() or record_uuid == "rec-not-annotated":
+        return ""
+    return ["", "v1", "v2"][sum(map(ord, record_uuid)) % 3]
+
+
+# --------------------------------------------------------------------------- the judges scenario
+
+JUDGE_ANNOTATORS = [
+    # (id, kind, role, display name)
+    ("judge_oracle", "LLM", "adjudicator", "always right (LLM, role adjudicator)"),
+    ("judge_ones", "CODE", "annotator", "always 1 (CODE)"),
+    ("judge_zeros", "LLM", "annotator", "always 0 (LLM), generation on tier_a records only"),
+    ("judge_contra", "CODE", "adjudicator", "always wrong (CODE, role adjudicator)"),
+    ("hand_llm", "LLM", "annotator", "hand-made cases"),
+    ("hand_code", "CODE", "adjudicator", "hand-made cases"),
+    ("judge_good", "LLM", "annotator", "about 92 % right per label (LLM)"),
+    ("judge_weak", "CODE", "annotator", "about 80 % right per label (CODE)"),
+    ("vote_x", "LLM", "annotator", "weighted-vote hand cases, gold kappa 1/2"),
+    ("vote_y", "CODE", "annotator", "weighted-vote hand cases, gold kappa 1/2"),
+    ("vote_z", "LLM", "adjudicator", "weighted-vote hand cases, gold kappa 1"),
+    ("vote_neg", "CODE", "annotator", "weighted-vote hand cases, gold kappa -1/2"),
+]
+JUDGES_MIN_KAPPA = 0.3     # var judge_min_kappa of the generated judges scenario
+# dbt vars of the generated judges scenario (the reference gets the same values)
+JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "constraint_policy": "repair"}
+JUDGE_STAMP = "2025-04-15T12:00:00Z"      # later than every row of agreement_scenario
+
+def _cols(task):
+    return {"retrieval": RET_COLS, "grounding": GRD_COLS, "generation": GEN_COLS}[task]
+
+
+def _read_rows(path: Path) -> list[dict]:
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def judge_row(task: str, unit: tuple, ann: str, when: str, labels: dict, rank=None) -> dict:
+    """One annotation row (strings) for ``unit``; ``labels``: label -> 0/1 or a raw string."""
+    row = {"record_uuid": unit[0], "annotator_id": ann, "task": task, "language": "",
+           "created_at": when, "notes": "judge"}
+    if task == "retrieval":
+        row.update({"input_query": f"query {unit[0]}", "chunk": f"text {unit[1]}",
+                    "chunk_id": unit[1], "chunk_rank": str(rank)})
+    else:
+        row.update({"query": f"question {unit[0]}?", "answer": f"answer {unit[0]}"})
+        if task == "grounding":
+            row["context_set"] = f"ctx {unit[0]}"
+    for c, v in labels.items():
+        row[c] = v if isinstance(v, str) else ("true" if v else "false")
+    return row
+
+
+def _valid(task: str, lab: dict) -> bool:
+    if task == "retrieval":
+        return not (lab["evidence_sufficient"] == 1 and lab["topically_relevant"] == 0) and \
+            not (lab["evidence_sufficient"] == 1 and lab["misleading"] == 1)
+    if task == "grounding":
+        return not (lab["contradicted_claim_present"] == 1
+                    and lab["unsupported_claim_present"] == 0) and \
+            not (lab["fabricated_source"] == 1 and lab["source_cited"] == 0)
+    return True
+
+
+# The hand-made part: generation (and one grounding) records ``hand-r*`` with their own judges
+# ``hand_llm`` (LLM, annotator) and ``hand_code`` (CODE, adjudicator).  Humans a1, a2 (voters)
+# and adj1 (adjudicator) of agreement_scenario.  Labels other than ``helpful`` are constant for
+# the humans: proper_action 1, response_on_topic 1, incomplete 0, unsafe_content 0.
+_GEN_BASE = {"proper_action": 1, "response_on_topic": 1, "helpful": 1, "incomplete": 0,
+             "unsafe_content": 0}
+HAND_HUMANS = [  # (record, annotator, when, helpful)
+    ("hand-r1", "a1", "2025-03-10T10:00:00Z", 1), ("hand-r1", "a2", "2025-03-10T11:00:00Z", 1),
+    ("hand-r2", "a1", "2025-03-10T10:00:00Z", 1), ("hand-r2", "a2", "2025-03-10T11:00:00Z", 0),
+    ("hand-r3", "a1", "2025-03-10T10:00:00Z", 1), ("hand-r3", "a2", "2025-03-10T11:00:00Z", 0),
+    ("hand-r3", "adj1", "2025-03-11T10:00:00Z", 0),
+    ("hand-r4", "a1", "2025-03-10T10:00:00Z", 0),
+    ("hand-r5", "a1", "2025-03-10T10:00:00Z", 1),
+    ("hand-r7", "a1", "2025-03-10T10:00:00Z", 0),
+    ("hand-r8", "a1", "2025-03-10T10:00:00Z", 1),
+]
+HAND_JUDGES = [  # (record, judge, when, {label: value} overriding _GEN_BASE)
+    ("hand-r1", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1, "response_on_topic": 0}),
+    ("hand-r2", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1}),
+    ("hand-r3", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1}),
+    ("hand-r4", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 0, "incomplete": 1}),
+    ("hand-r5", "hand_llm", "2025-03-09T10:00:00Z", {"helpful": 1}),        # superseded
+    ("hand-r5", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 0}),
+    ("hand-r6", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1}),        # no human row
+    ("hand-r7", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 0}),
+    ("hand-r8", "hand_llm", "2025-03-12T09:00:00Z", {"helpful": 1}),        # superseded by
+    ("hand-r8", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": "maybe"}),  # a rejected row
+    ("hand-r1", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 0}),
+    ("hand-r2", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 1}),       # would break the tie
+    ("hand-r3", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 1}),       # would overrule adj1
+    ("hand-r4", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 1}),
+    ("hand-r5", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 0}),
+    ("hand-r6", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 0}),
+]
+HAND_GROUNDING = {  # hand-r4 in grounding: a1 alone (tier_a), hand_llm misses the support
+    "a1": {"support_present": 1, "unsupported_claim_present": 0, "contradicted_claim_present": 0,
+           "source_cited": 1, "fabricated_source": 0},
+    "hand_llm": {"support_present": 0, "unsupported_claim_present": 0,
+                 "contradicted_claim_present": 0, "source_cited": 1, "fabricated_source": 0},
+}
+HAND_RECORDS = [("hand-r7", "", "", "", "tier_b")]   # explicit tier; the others are absent
+
+# Weighted vote, by hand (generation).  Gold records vote-g1..g4: explicit tier_b, one voter
+# (a1) each, helpful consensus 1, 1, 0, 0 (other labels _GEN_BASE); the vote judges agree with
+# _GEN_BASE on the other labels (p_e = 1: kappa null, left out of gold_kappa), so gold_kappa
+# is the tier_b kappa of helpful:
+#   vote_x   1 1 0 1: tp 2 fp 1 fn 0 tn 1, p_o 3/4, p_e 3/4*1/2 + 1/4*1/2 = 1/2 -> kappa 1/2
+#   vote_y   1 0 0 0: tp 1 fp 0 fn 1 tn 2, p_o 3/4, p_e 1/4*1/2 + 3/4*1/2 = 1/2 -> kappa 1/2
+#   vote_z   1 1 0 0: kappa 1
+#   vote_neg 0 0 1 0: tp 0 fp 1 fn 2 tn 1, p_o 1/4, p_e 1/2 -> kappa -1/2 (weight 0)
+# (every number dyadic: exact in floating point too).
+VOTE_GOLD_TRUTH = {"vote-g1": 1, "vote-g2": 1, "vote-g3": 0, "vote-g4": 0}
+VOTE_GOLD_JUDGES = {"vote_x": (1, 1, 0, 1), "vote_y": (1, 0, 0, 0), "vote_z": (1, 1, 0, 0),
+                    "vote_neg": (0, 0, 1, 0)}
+# Judge-only records vote-u*: (record, judge, when, {label: value} overriding _GEN_BASE)
+VOTE_UNITS = [
+    ("vote-u1", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # 1/2 - 1/2 = 0: tied
+    ("vote-u1", "vote_y", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u2", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # 1/2 - 1/2 - 1 < 0: 0
+    ("vote-u2", "vote_y", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u2", "vote_z", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u3", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # hand_llm (kappa 1/5) is out of
+    ("vote-u3", "vote_y", JUDGE_STAMP, {"helpful": 0}),      # bounds: still tied
+    ("vote-u3", "hand_llm", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u4", "hand_code", JUDGE_STAMP, {"helpful": 1}),   # no within-bounds judge: all tied
+    ("vote-u5", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # hand_code (kappa -1) ignored: 1
+    ("vote-u5", "hand_code", JUDGE_STAMP, {"helpful": 0}),
+    ("vote-u6", "vote_z", JUDGE_STAMP, {"helpful": 0}),      # -1 + 1/2 + 1/2 = 0: tied
+    ("vote-u6", "vote_x", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u6", "vote_y", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u7", "vote_x", JUDGE_STAMP, {"helpful": 1, "incomplete": 1}),  # helpful 1,
+    ("vote-u7", "vote_y", JUDGE_STAMP, {"helpful": 1}),                   # incomplete tied
+    ("vote-u8", "a1", "2025-03-10T10:00:00Z", {"helpful": "maybe"}),      # rejected human row
+    ("vote-u8", "vote_y", JUDGE_STAMP, {"helpful": 0}),      # -1/2: 0
+    ("vote-u9", "vote_neg", JUDGE_STAMP, {"helpful": 1}),    # out of bounds / weight 0: tied
+    ("vote-u10", "vote_x", JUDGE_STAMP, {"helpful": 1}),     # vote_neg does not count:
+    ("vote-u10", "vote_neg", JUDGE_STAMP, {"helpful": 0, "unsafe_content": 1}),  # helpful 1
+    ("vote-u11", "vote_x", "2025-04-10T12:00:00Z", {"helpful": 0}),   # superseded
+    ("vote-u11", "vote_x", JUDGE_STAMP, {"helpful": 1}),
+    ("vote-u11", "vote_z", JUDGE_STAMP, {"helpful": 1, "unsafe_content": 1}),  # 1 - 1/2 > 0
+]
+VOTE_RECORDS = [(rec, "", "", "", "tier_b") for rec in VOTE_GOLD_TRUTH]
+
+
+def _vote_rows() -> list[dict]:
+    out = []
+    for rec, helpful in VOTE_GOLD_TRUTH.items():
+        out.append(judge_row("generation", (rec,), "a1", "2025-03-10T10:00:00Z",
+                             dict(_GEN_BASE, helpful=helpful)))
+    for judge, values in VOTE_GOLD_JUDGES.items():
+        for rec, v in zip(VOTE_GOLD_TRUTH, values):
+            out.append(judge_row("generation", (rec,), judge, JUDGE_STAMP,
+                                 dict(_GEN_BASE, helpful=v)))
+    for rec, ann, when, over in VOTE_UNITS:
+        out.append(judge_row("generation", (rec,), ann, when, dict(_GEN_BASE, **over)))
+    return out
+
+
+def _fix(task: str, lab: dict) -> dict:
+    """Make judge labels pass the row constraints (so that the row is accepted)."""
+    lab = dict(lab)
+    if task == "retrieval" and lab["evidence_sufficient"] == 1:
+        lab["topically_relevant"], lab["misleading"] = 1, 0
+    if task == "grounding":
+        if lab["contradicted_claim_present"] == 1:
+            lab["unsupported_claim_present"] = 1
+        if lab["fabricated_source"] == 1:
+            lab["source_cited"] = 1
+    return lab
+
+
+def _violate(r, task: str, lab: dict) -> dict:
+    """Break one implication (repair sets the consequent to 1; reject rejects the row)."""
+    lab = dict(lab)
+    if task == "retrieval":
+        lab.update(evidence_sufficient=1, topically_relevant=0, misleading=0)
+    elif r.random() < 0.5:
+        lab.update(contradicted_claim_present=1, unsupported_claim_present=0)
+    else:
+        lab.update(fabricated_source=1, source_cited=0)
+    return lab
+
+
+def _noisy(r, task: str, truth: dict, flip: float) -> dict:
+    return _fix(task, {c: (1 - v if r.random() < flip else v) for c, v in truth.items()})
+
+
+JONLY_JUDGES = {  # judge -> (probability of a row on a unit of a judge-only record, flip)
+    "judge_good": (0.8, 0.08), "judge_weak": (0.6, 0.25), "llm_judge": (0.4, 0.1),
+    "judge_oracle": (0.25, 0.0), "judge_zeros": (0.3, None), "rule_judge": (0.3, 0.15),
+}
+
+
+def _judge_only_rows(r, task: str, n: int) -> list[dict]:
+    """Records jonly-<task>-* labelled by judges only (retrieval: 1-5 ranked chunks, some
+    rank gaps; a unit whose only judges are out of bounds stays tied)."""
+    rows = []
+    labels = R.TASKS[task]["labels"]
+    for i in range(n):
+        rec = f"jonly-{task[:3]}-{i:02d}"
+        if task == "retrieval":
+            n_chunks = r.randint(1, 5)
+            ranks = sorted(r.sample(range(1, n_chunks + 3), n_chunks)) if r.random() < 0.3 \
+                else list(range(1, n_chunks + 1))
+            units = [((rec, f"{rec}-c{j}"), rk) for j, rk in enumerate(ranks)]
+        else:
+            units = [((rec,), None)]
+        for unit, rank in units:
+            truth = _fix(task, {c: int(r.random() < 0.5) for c in labels})
+            chosen = [j for j, (p, _) in JONLY_JUDGES.items() if r.random() < p]
+            if not chosen:
+                chosen = [r.choice(list(JONLY_JUDGES))]
+            for j in chosen:
+                flip = JONLY_JUDGES[j][1]
+                lab = {c: 0 for c in labels} if flip is None else _noisy(r, task, truth, flip)
+                rows.append(judge_row(task, unit, j, JUDGE_STAMP, lab, rank))
+    return rows
+
+
+def _hand_rows() -> dict[str, list[dict]]:
+    out = {"retrieval": [], "grounding": [], "generation": []}
+    for rec, ann, when, helpful in HAND_HUMANS:
+        out["generation"].append(judge_row("generation", (rec,), ann, when,
+                                           dict(_GEN_BASE, helpful=helpful)))
+    for rec, ann, when, over in HAND_JUDGES:
+        out["generation"].append(judge_row("generation", (rec,), ann, when,
+                                           dict(_GEN_BASE, **over)))
+    out["grounding"].append(judge_row("grounding", ("hand-r4",), "a1", "2025-03-10T10:00:00Z",
+                                      HAND_GROUNDING["a1"]))
+    out["grounding"].append(judge_row("grounding", ("hand-r4",), "hand_llm",
+                                      "2025-03-12T10:00:00Z", HAND_GROUNDING["hand_llm"]))
+    return out
+
+
+def judges_scenario(out_dir, seed: int = 11) -> Path:
+    """agreement_scenario() (its llm_judge / rule_judge rows included) plus
+    the judges of JUDGE_ANNOTATORS:
+
+    * ``judge_oracle`` (LLM, role adjudicator): the human consensus on every resolved label of
+      ~60 % of the units (0 on tied labels); a few units with an older wrong row (superseded)
+      and a few whose latest row is invalid (the unit drops out);
+    * ``judge_ones`` (CODE): all 1 on generation units whose proper_action consensus is 1 or
+      tied (p_e = 1 for proper_action), on grounding units, and on retrieval units (rejected:
+      sufficient and misleading);
+    * ``judge_zeros`` (LLM): all 0; in generation only on records of tier_a (no tier_b row);
+    * ``judge_contra`` (CODE, role adjudicator, latest of all rows): the opposite of the
+      consensus on generation units (it would overrule the adjudicators if it counted as one);
+    * a judge row on a record without any human row;
+    * the hand-made records ``hand-r*`` (HAND_HUMANS, HAND_JUDGES, HAND_GROUNDING);
+    * ``judge_good`` (LLM, ~8 % of the labels flipped; every unit of ~70 % of the records) and
+      ``judge_weak`` (CODE, ~20 % flipped; ~half of the units; ~15 % of its retrieval and
+      grounding rows break an implication: repaired under ``constraint_policy: repair``):
+      within bounds at JUDGES_MIN_KAPPA (JUDGES_VARS: the vars the scenario is built with),
+      different weights;
+    * judge-only records ``jonly-ret-*`` (1-5 ranked chunks, some rank gaps) and ``jonly-gro-*``
+      labelled by judges of every quality (_judge_only_rows), and in generation the hand-made
+      weighted-vote cases ``vote-g*`` (gold records) / ``vote-u*`` (judge-only records;
+      VOTE_GOLD_JUDGES, VOTE_UNITS): equal weights that tie, an out-of-bounds judge with a
+      positive kappa, judges with negative kappa (weight 0).
+
+    The judge rows are built from the consensus of reference.py under both seed loaders
+    (agate / copy), on the units where both agree."""
+    import csv
+    import random
+
+    out = agreement_scenario(out_dir)
+    r = random.Random(seed)
+    r2 = random.Random(seed + 1000)     # the judges added later draw from their own stream
+    agrs = [A.compute(out, null_mode=m) for m in ("agate", "copy")]
+    new = _hand_rows()
+    good_records: dict[tuple, bool] = {}
+    for task, spec in R.TASKS.items():
+        labels = spec["labels"]
+        stable = []
+        for unit, info in sorted(agrs[0].ref.units[task].items()):
+            other = agrs[1].ref.units[task].get(unit)
+            if other is None or other["labels"] != info["labels"] or \
+                    other["method"] != info["method"] or other.get("rank") != info.get("rank"):
+                continue
+            tiers = {a.tiers[task][unit[0]] for a in agrs}
+            stable.append((unit, info, tiers.pop() if len(tiers) == 1 else None))
+        for i, (unit, info, tier) in enumerate(stable):
+            rank = info.get("rank")
+            truth = {c: (info["labels"][c] if info["method"][c] != "tied" else 0)
+                     for c in labels}
+            rows = new[task]
+            if r.random() < 0.6 and _valid(task, truth):
+                if i % 23 == 0:
+                    wrong = {c: 1 - v for c, v in truth.items()}
+                    rows.append(judge_row(task, unit, "judge_oracle", "2025-04-14T12:00:00Z",
+                                          wrong, rank))
+                rows.append(judge_row(task, unit, "judge_oracle", JUDGE_STAMP, truth, rank))
+                if i % 29 == 0:
+                    rows.append(judge_row(task, unit, "judge_oracle", "2025-04-16T12:00:00Z",
+                                          dict(truth, **{labels[0]: "maybe"}), rank))
+            ones = {c: 1 for c in labels}
+            if task == "generation":
+                if info["labels"]["proper_action"] != 0 and r.random() < 0.5:
+                    rows.append(judge_row(task, unit, "judge_ones", JUDGE_STAMP, ones, rank))
+            elif r.random() < (0.4 if task == "grounding" else 0.2):
+                rows.append(judge_row(task, unit, "judge_ones", JUDGE_STAMP, ones, rank))
+            zeros = {c: 0 for c in labels}
+            if (tier == "tier_a" if task == "generation" else True) and r.random() < 0.4:
+                rows.append(judge_row(task, unit, "judge_zeros", JUDGE_STAMP, zeros, rank))
+            if task == "generation" and r.random() < 0.5:
+                contra = {c: (1 - info["labels"][c] if info["method"][c] != "tied" else 1)
+                          for c in labels}
+                rows.append(judge_row(task, unit, "judge_contra", "2025-05-01T12:00:00Z",
+                                      contra, rank))
+            # judge_good: every unit of ~70 % of the records (compared records in
+            # judge_metric_values); judge_weak: ~half of the units
+            guess = {c: (v if v is not None else r2.randint(0, 1))
+                     for c, v in info["labels"].items()}
+            if good_records.setdefault((task, unit[0]), r2.random() < 0.7):
+                rows.append(judge_row(task, unit, "judge_good", JUDGE_STAMP,
+                                      _noisy(r2, task, guess, 0.08), rank))
+            if r2.random() < 0.5:
+                weak = _noisy(r2, task, guess, 0.2)
+                if task != "generation" and r2.random() < 0.15:
+                    weak = _violate(r2, task, weak)     # repaired under constraint_policy
+                rows.append(judge_row(task, unit, "judge_weak", JUDGE_STAMP, weak, rank))
+    new["generation"].append(judge_row("generation", ("judge-only-record",), "judge_oracle",
+                                       JUDGE_STAMP, {c: 1 for c in _GEN_BASE}))
+    new["generation"] += _vote_rows()
+    new["retrieval"] += _judge_only_rows(r2, "retrieval", 14)
+    new["grounding"] += _judge_only_rows(r2, "grounding", 14)
+    # judge_good also labels, on 12 of its human-labelled retrieval records, a chunk no human
+    # labelled (rank 6, sufficient): not a unit of the record, so it must change neither the
+    # record's compared status nor the judge's DCG / IDCG in judge_metric_values
+    extra = sorted(rec for (task, rec), good in good_records.items()
+                   if good and task == "retrieval")[:12]
+    for rec in extra:
+        new["retrieval"].append(judge_row(
+            "retrieval", (rec, f"{rec}-judge-extra"), "judge_good", JUDGE_STAMP,
+            {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}, 6))
+    for task, spec in R.TASKS.items():
+        path = out / f"{spec['seed']}.csv"
+        _write(path, _cols(task), _read_rows(path) + new[task])
+    with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
+    with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:
+        # run_id and notes empty: the hand-made records are in the default run
+        csv.writer(fh, lineterminator="\n").writerows([row + ("", "") for row in
+                                                       HAND_RECORDS + VOTE_RECORDS])
+    return out
+
+
+def judge_ids(seed_dir) -> set[str]:
+    """annotator ids of kind LLM or CODE in annotators.csv (as loaded, kind trimmed)."""
+    return {a["annotator_id"] for a in R.read_csv(Path(seed_dir) / "annotators.csv")
+            if (a.get("annotator_kind") or "").strip() in J.JUDGE_KINDS}
+
+
+def without_judges(seed_dir, out) -> Path:
+    """A copy of the seed CSVs without the rows of LLM / CODE annotators in the three export
+    CSVs (annotators.csv and records.csv unchanged)."""
+    import shutil
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    judges = judge_ids(seed_dir)
+    exports = {f"{spec['seed']}.csv" for spec in R.TASKS.values()}
+    for path in Path(seed_dir).glob("*.csv"):
+        if path.name not in exports:
+            shutil.copyfile(path, out / path.name)
+            continue
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            rows = list(csv.reader(fh))
+        col = rows[0].index("annotator_id")
+        kept = [rows[0]] + [row for row in rows[1:] if len(row) <= col or row[col] not in judges]
+        assert len(kept) < len(rows), f"{path.name}: no judge row to remove"
+        with open(out / path.name, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh, lineterminator="\n").writerows(kept)
     return out
 
 

@@ -1,8 +1,8 @@
 """Independent Python reference for the judge marts: ``judge_agreement`` (with the columns
 human_prevalence, judge_prevalence, alpha_humans, alpha_with_judge), ``judge_weights``,
 ``judge_metric_values`` and the ``metric_values`` rows with ``slice_dimension = 'label_source'``.
-The new parts follow /work/notes/judges_spec.md (see "Judge weights, weighted vote and judge
-metric values" below).
+The weights, the weighted vote and the judge metric values follow docs/rules.md, "Judges" (see
+"Judge weights, weighted vote and judge metric values" below).
 
 Written from docs/rules.md (sections "Judges", "Consensus", "Agreement and
 tiers") only, never from the dbt SQL.  Row validation, superseding, duplicates and the human
@@ -34,13 +34,13 @@ Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they m
 ---------------------------------------------------------------------------------
 * The judge's value is the accepted row's post-repair label (under ``constraint_policy:
   repair`` a repaired judge row carries the repaired value, as votes do); under ``reject`` this
-  is simply the parsed value (judges_spec.md: "only *accepted* judge rows count, with their
-  post-repair label values").
+  is simply the parsed value (docs/rules.md, "Judges": only accepted judge rows count, with their
+  post-repair label values).
 * ``annotator_kind`` is compared after trimming, case-sensitively (``reference.py`` trims it);
   a kind that is ``llm``/``code`` only up to case is reported as an ambiguity.
 
-Judge weights, weighted vote and judge metric values (judges_spec.md, sections 1-4)
------------------------------------------------------------------------------------
+Judge weights, weighted vote and judge metric values (docs/rules.md, "Judges")
+-----------------------------------------------------------------------------
 * alpha_humans / alpha_with_judge: ``agreement_reference.label_stats`` (the alpha of docs/rules.md)
   over the units U of the row with the voters' votes, without / with the judge's value as one
   more vote; units with fewer than 2 values drop out; null when none is pairable or the
@@ -65,14 +65,12 @@ Statistics are exact (``fractions.Fraction``) and converted to float at the end.
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 import agreement_reference as A
-import generate as G
 import reference as R
 
 JUDGE_KINDS = ("LLM", "CODE")
@@ -319,7 +317,7 @@ def _is_human(ref: R.Reference, annotator_id) -> bool:
 
 
 def _weighted_vote(jr: JudgeReference) -> None:
-    """Judge-estimated units and records of the unlabelled records (judges_spec.md, 3)."""
+    """Judge-estimated units and records of the unlabelled records (docs/rules.md, "Judges")."""
     ref = jr.ref
     for task, spec in R.TASKS.items():
         accepted = [r for r in ref.rows[task] if r.status == "accepted"]
@@ -443,353 +441,6 @@ def _judge_run_rows(jr: JudgeReference, judge: str, task: str, run_id: str, judg
     return out
 
 
-# --------------------------------------------------------------------------- generated scenario
-
-JUDGE_ANNOTATORS = [
-    # (id, kind, role, display name)
-    ("judge_oracle", "LLM", "adjudicator", "always right (LLM, role adjudicator)"),
-    ("judge_ones", "CODE", "annotator", "always 1 (CODE)"),
-    ("judge_zeros", "LLM", "annotator", "always 0 (LLM), generation on tier_a records only"),
-    ("judge_contra", "CODE", "adjudicator", "always wrong (CODE, role adjudicator)"),
-    ("hand_llm", "LLM", "annotator", "hand-made cases"),
-    ("hand_code", "CODE", "adjudicator", "hand-made cases"),
-    ("judge_good", "LLM", "annotator", "about 92 % right per label (LLM)"),
-    ("judge_weak", "CODE", "annotator", "about 80 % right per label (CODE)"),
-    ("vote_x", "LLM", "annotator", "weighted-vote hand cases, gold kappa 1/2"),
-    ("vote_y", "CODE", "annotator", "weighted-vote hand cases, gold kappa 1/2"),
-    ("vote_z", "LLM", "adjudicator", "weighted-vote hand cases, gold kappa 1"),
-    ("vote_neg", "CODE", "annotator", "weighted-vote hand cases, gold kappa -1/2"),
-]
-JUDGES_MIN_KAPPA = 0.3     # var judge_min_kappa of the generated judges scenario
-# dbt vars of the generated judges scenario (the reference gets the same values)
-JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "constraint_policy": "repair"}
-JUDGE_STAMP = "2025-04-15T12:00:00Z"      # later than every row of generate_scenario
-
-def _cols(task):
-    return {"retrieval": G.RET_COLS, "grounding": G.GRD_COLS, "generation": G.GEN_COLS}[task]
-
-
-def _read_rows(path: Path) -> list[dict]:
-    import csv
-
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def judge_row(task: str, unit: tuple, ann: str, when: str, labels: dict, rank=None) -> dict:
-    """One annotation row (strings) for ``unit``; ``labels``: label -> 0/1 or a raw string."""
-    row = {"record_uuid": unit[0], "annotator_id": ann, "task": task, "language": "",
-           "created_at": when, "notes": "judge"}
-    if task == "retrieval":
-        row.update({"input_query": f"query {unit[0]}", "chunk": f"text {unit[1]}",
-                    "chunk_id": unit[1], "chunk_rank": str(rank)})
-    else:
-        row.update({"query": f"question {unit[0]}?", "answer": f"answer {unit[0]}"})
-        if task == "grounding":
-            row["context_set"] = f"ctx {unit[0]}"
-    for c, v in labels.items():
-        row[c] = v if isinstance(v, str) else ("true" if v else "false")
-    return row
-
-
-def _valid(task: str, lab: dict) -> bool:
-    if task == "retrieval":
-        return not (lab["evidence_sufficient"] == 1 and lab["topically_relevant"] == 0) and \
-            not (lab["evidence_sufficient"] == 1 and lab["misleading"] == 1)
-    if task == "grounding":
-        return not (lab["contradicted_claim_present"] == 1
-                    and lab["unsupported_claim_present"] == 0) and \
-            not (lab["fabricated_source"] == 1 and lab["source_cited"] == 0)
-    return True
-
-
-# The hand-made part: generation (and one grounding) records ``hand-r*`` with their own judges
-# ``hand_llm`` (LLM, annotator) and ``hand_code`` (CODE, adjudicator).  Humans a1, a2 (voters)
-# and adj1 (adjudicator) of generate_scenario.  Labels other than ``helpful`` are constant for
-# the humans: proper_action 1, response_on_topic 1, incomplete 0, unsafe_content 0.
-_GEN_BASE = {"proper_action": 1, "response_on_topic": 1, "helpful": 1, "incomplete": 0,
-             "unsafe_content": 0}
-HAND_HUMANS = [  # (record, annotator, when, helpful)
-    ("hand-r1", "a1", "2025-03-10T10:00:00Z", 1), ("hand-r1", "a2", "2025-03-10T11:00:00Z", 1),
-    ("hand-r2", "a1", "2025-03-10T10:00:00Z", 1), ("hand-r2", "a2", "2025-03-10T11:00:00Z", 0),
-    ("hand-r3", "a1", "2025-03-10T10:00:00Z", 1), ("hand-r3", "a2", "2025-03-10T11:00:00Z", 0),
-    ("hand-r3", "adj1", "2025-03-11T10:00:00Z", 0),
-    ("hand-r4", "a1", "2025-03-10T10:00:00Z", 0),
-    ("hand-r5", "a1", "2025-03-10T10:00:00Z", 1),
-    ("hand-r7", "a1", "2025-03-10T10:00:00Z", 0),
-    ("hand-r8", "a1", "2025-03-10T10:00:00Z", 1),
-]
-HAND_JUDGES = [  # (record, judge, when, {label: value} overriding _GEN_BASE)
-    ("hand-r1", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1, "response_on_topic": 0}),
-    ("hand-r2", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1}),
-    ("hand-r3", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1}),
-    ("hand-r4", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 0, "incomplete": 1}),
-    ("hand-r5", "hand_llm", "2025-03-09T10:00:00Z", {"helpful": 1}),        # superseded
-    ("hand-r5", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 0}),
-    ("hand-r6", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 1}),        # no human row
-    ("hand-r7", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": 0}),
-    ("hand-r8", "hand_llm", "2025-03-12T09:00:00Z", {"helpful": 1}),        # superseded by
-    ("hand-r8", "hand_llm", "2025-03-12T10:00:00Z", {"helpful": "maybe"}),  # a rejected row
-    ("hand-r1", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 0}),
-    ("hand-r2", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 1}),       # would break the tie
-    ("hand-r3", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 1}),       # would overrule adj1
-    ("hand-r4", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 1}),
-    ("hand-r5", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 0}),
-    ("hand-r6", "hand_code", "2025-03-13T10:00:00Z", {"helpful": 0}),
-]
-HAND_GROUNDING = {  # hand-r4 in grounding: a1 alone (tier_a), hand_llm misses the support
-    "a1": {"support_present": 1, "unsupported_claim_present": 0, "contradicted_claim_present": 0,
-           "source_cited": 1, "fabricated_source": 0},
-    "hand_llm": {"support_present": 0, "unsupported_claim_present": 0,
-                 "contradicted_claim_present": 0, "source_cited": 1, "fabricated_source": 0},
-}
-HAND_RECORDS = [("hand-r7", "", "", "", "tier_b")]   # explicit tier; the others are absent
-
-# Weighted vote, by hand (generation).  Gold records vote-g1..g4: explicit tier_b, one voter
-# (a1) each, helpful consensus 1, 1, 0, 0 (other labels _GEN_BASE); the vote judges agree with
-# _GEN_BASE on the other labels (p_e = 1: kappa null, left out of gold_kappa), so gold_kappa
-# is the tier_b kappa of helpful:
-#   vote_x   1 1 0 1: tp 2 fp 1 fn 0 tn 1, p_o 3/4, p_e 3/4*1/2 + 1/4*1/2 = 1/2 -> kappa 1/2
-#   vote_y   1 0 0 0: tp 1 fp 0 fn 1 tn 2, p_o 3/4, p_e 1/4*1/2 + 3/4*1/2 = 1/2 -> kappa 1/2
-#   vote_z   1 1 0 0: kappa 1
-#   vote_neg 0 0 1 0: tp 0 fp 1 fn 2 tn 1, p_o 1/4, p_e 1/2 -> kappa -1/2 (weight 0)
-# (every number dyadic: exact in floating point too).
-VOTE_GOLD_TRUTH = {"vote-g1": 1, "vote-g2": 1, "vote-g3": 0, "vote-g4": 0}
-VOTE_GOLD_JUDGES = {"vote_x": (1, 1, 0, 1), "vote_y": (1, 0, 0, 0), "vote_z": (1, 1, 0, 0),
-                    "vote_neg": (0, 0, 1, 0)}
-# Judge-only records vote-u*: (record, judge, when, {label: value} overriding _GEN_BASE)
-VOTE_UNITS = [
-    ("vote-u1", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # 1/2 - 1/2 = 0: tied
-    ("vote-u1", "vote_y", JUDGE_STAMP, {"helpful": 0}),
-    ("vote-u2", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # 1/2 - 1/2 - 1 < 0: 0
-    ("vote-u2", "vote_y", JUDGE_STAMP, {"helpful": 0}),
-    ("vote-u2", "vote_z", JUDGE_STAMP, {"helpful": 0}),
-    ("vote-u3", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # hand_llm (kappa 1/5) is out of
-    ("vote-u3", "vote_y", JUDGE_STAMP, {"helpful": 0}),      # bounds: still tied
-    ("vote-u3", "hand_llm", JUDGE_STAMP, {"helpful": 1}),
-    ("vote-u4", "hand_code", JUDGE_STAMP, {"helpful": 1}),   # no within-bounds judge: all tied
-    ("vote-u5", "vote_x", JUDGE_STAMP, {"helpful": 1}),      # hand_code (kappa -1) ignored: 1
-    ("vote-u5", "hand_code", JUDGE_STAMP, {"helpful": 0}),
-    ("vote-u6", "vote_z", JUDGE_STAMP, {"helpful": 0}),      # -1 + 1/2 + 1/2 = 0: tied
-    ("vote-u6", "vote_x", JUDGE_STAMP, {"helpful": 1}),
-    ("vote-u6", "vote_y", JUDGE_STAMP, {"helpful": 1}),
-    ("vote-u7", "vote_x", JUDGE_STAMP, {"helpful": 1, "incomplete": 1}),  # helpful 1,
-    ("vote-u7", "vote_y", JUDGE_STAMP, {"helpful": 1}),                   # incomplete tied
-    ("vote-u8", "a1", "2025-03-10T10:00:00Z", {"helpful": "maybe"}),      # rejected human row
-    ("vote-u8", "vote_y", JUDGE_STAMP, {"helpful": 0}),      # -1/2: 0
-    ("vote-u9", "vote_neg", JUDGE_STAMP, {"helpful": 1}),    # out of bounds / weight 0: tied
-    ("vote-u10", "vote_x", JUDGE_STAMP, {"helpful": 1}),     # vote_neg does not count:
-    ("vote-u10", "vote_neg", JUDGE_STAMP, {"helpful": 0, "unsafe_content": 1}),  # helpful 1
-    ("vote-u11", "vote_x", "2025-04-10T12:00:00Z", {"helpful": 0}),   # superseded
-    ("vote-u11", "vote_x", JUDGE_STAMP, {"helpful": 1}),
-    ("vote-u11", "vote_z", JUDGE_STAMP, {"helpful": 1, "unsafe_content": 1}),  # 1 - 1/2 > 0
-]
-VOTE_RECORDS = [(rec, "", "", "", "tier_b") for rec in VOTE_GOLD_TRUTH]
-
-
-def _vote_rows() -> list[dict]:
-    out = []
-    for rec, helpful in VOTE_GOLD_TRUTH.items():
-        out.append(judge_row("generation", (rec,), "a1", "2025-03-10T10:00:00Z",
-                             dict(_GEN_BASE, helpful=helpful)))
-    for judge, values in VOTE_GOLD_JUDGES.items():
-        for rec, v in zip(VOTE_GOLD_TRUTH, values):
-            out.append(judge_row("generation", (rec,), judge, JUDGE_STAMP,
-                                 dict(_GEN_BASE, helpful=v)))
-    for rec, ann, when, over in VOTE_UNITS:
-        out.append(judge_row("generation", (rec,), ann, when, dict(_GEN_BASE, **over)))
-    return out
-
-
-def _fix(task: str, lab: dict) -> dict:
-    """Make judge labels pass the row constraints (so that the row is accepted)."""
-    lab = dict(lab)
-    if task == "retrieval" and lab["evidence_sufficient"] == 1:
-        lab["topically_relevant"], lab["misleading"] = 1, 0
-    if task == "grounding":
-        if lab["contradicted_claim_present"] == 1:
-            lab["unsupported_claim_present"] = 1
-        if lab["fabricated_source"] == 1:
-            lab["source_cited"] = 1
-    return lab
-
-
-def _violate(r, task: str, lab: dict) -> dict:
-    """Break one implication (repair sets the consequent to 1; reject rejects the row)."""
-    lab = dict(lab)
-    if task == "retrieval":
-        lab.update(evidence_sufficient=1, topically_relevant=0, misleading=0)
-    elif r.random() < 0.5:
-        lab.update(contradicted_claim_present=1, unsupported_claim_present=0)
-    else:
-        lab.update(fabricated_source=1, source_cited=0)
-    return lab
-
-
-def _noisy(r, task: str, truth: dict, flip: float) -> dict:
-    return _fix(task, {c: (1 - v if r.random() < flip else v) for c, v in truth.items()})
-
-
-JONLY_JUDGES = {  # judge -> (probability of a row on a unit of a judge-only record, flip)
-    "judge_good": (0.8, 0.08), "judge_weak": (0.6, 0.25), "llm_judge": (0.4, 0.1),
-    "judge_oracle": (0.25, 0.0), "judge_zeros": (0.3, None), "rule_judge": (0.3, 0.15),
-}
-
-
-def _judge_only_rows(r, task: str, n: int) -> list[dict]:
-    """Records jonly-<task>-* labelled by judges only (retrieval: 1-5 ranked chunks, some
-    rank gaps; a unit whose only judges are out of bounds stays tied)."""
-    rows = []
-    labels = R.TASKS[task]["labels"]
-    for i in range(n):
-        rec = f"jonly-{task[:3]}-{i:02d}"
-        if task == "retrieval":
-            n_chunks = r.randint(1, 5)
-            ranks = sorted(r.sample(range(1, n_chunks + 3), n_chunks)) if r.random() < 0.3 \
-                else list(range(1, n_chunks + 1))
-            units = [((rec, f"{rec}-c{j}"), rk) for j, rk in enumerate(ranks)]
-        else:
-            units = [((rec,), None)]
-        for unit, rank in units:
-            truth = _fix(task, {c: int(r.random() < 0.5) for c in labels})
-            chosen = [j for j, (p, _) in JONLY_JUDGES.items() if r.random() < p]
-            if not chosen:
-                chosen = [r.choice(list(JONLY_JUDGES))]
-            for j in chosen:
-                flip = JONLY_JUDGES[j][1]
-                lab = {c: 0 for c in labels} if flip is None else _noisy(r, task, truth, flip)
-                rows.append(judge_row(task, unit, j, JUDGE_STAMP, lab, rank))
-    return rows
-
-
-def _hand_rows() -> dict[str, list[dict]]:
-    out = {"retrieval": [], "grounding": [], "generation": []}
-    for rec, ann, when, helpful in HAND_HUMANS:
-        out["generation"].append(judge_row("generation", (rec,), ann, when,
-                                           dict(_GEN_BASE, helpful=helpful)))
-    for rec, ann, when, over in HAND_JUDGES:
-        out["generation"].append(judge_row("generation", (rec,), ann, when,
-                                           dict(_GEN_BASE, **over)))
-    out["grounding"].append(judge_row("grounding", ("hand-r4",), "a1", "2025-03-10T10:00:00Z",
-                                      HAND_GROUNDING["a1"]))
-    out["grounding"].append(judge_row("grounding", ("hand-r4",), "hand_llm",
-                                      "2025-03-12T10:00:00Z", HAND_GROUNDING["hand_llm"]))
-    return out
-
-
-def generate_judges_scenario(out_dir, seed: int = 11) -> Path:
-    """agreement_reference.generate_scenario() (its llm_judge / rule_judge rows included) plus
-    the judges of JUDGE_ANNOTATORS:
-
-    * ``judge_oracle`` (LLM, role adjudicator): the human consensus on every resolved label of
-      ~60 % of the units (0 on tied labels); a few units with an older wrong row (superseded)
-      and a few whose latest row is invalid (the unit drops out);
-    * ``judge_ones`` (CODE): all 1 on generation units whose proper_action consensus is 1 or
-      tied (p_e = 1 for proper_action), on grounding units, and on retrieval units (rejected:
-      sufficient and misleading);
-    * ``judge_zeros`` (LLM): all 0; in generation only on records of tier_a (no tier_b row);
-    * ``judge_contra`` (CODE, role adjudicator, latest of all rows): the opposite of the
-      consensus on generation units (it would overrule the adjudicators if it counted as one);
-    * a judge row on a record without any human row;
-    * the hand-made records ``hand-r*`` (HAND_HUMANS, HAND_JUDGES, HAND_GROUNDING);
-    * ``judge_good`` (LLM, ~8 % of the labels flipped; every unit of ~70 % of the records) and
-      ``judge_weak`` (CODE, ~20 % flipped; ~half of the units; ~15 % of its retrieval and
-      grounding rows break an implication: repaired under ``constraint_policy: repair``):
-      within bounds at JUDGES_MIN_KAPPA (JUDGES_VARS: the vars the scenario is built with),
-      different weights;
-    * judge-only records ``jonly-ret-*`` (1-5 ranked chunks, some rank gaps) and ``jonly-gro-*``
-      labelled by judges of every quality (_judge_only_rows), and in generation the hand-made
-      weighted-vote cases ``vote-g*`` (gold records) / ``vote-u*`` (judge-only records;
-      VOTE_GOLD_JUDGES, VOTE_UNITS): equal weights that tie, an out-of-bounds judge with a
-      positive kappa, judges with negative kappa (weight 0).
-
-    The judge rows are built from the consensus of reference.py under both seed loaders
-    (agate / copy), on the units where both agree."""
-    import csv
-    import random
-
-    out = A.generate_scenario(out_dir)
-    r = random.Random(seed)
-    r2 = random.Random(seed + 1000)     # the judges added later draw from their own stream
-    agrs = [A.compute(out, null_mode=m) for m in ("agate", "copy")]
-    new = _hand_rows()
-    good_records: dict[tuple, bool] = {}
-    for task, spec in R.TASKS.items():
-        labels = spec["labels"]
-        stable = []
-        for unit, info in sorted(agrs[0].ref.units[task].items()):
-            other = agrs[1].ref.units[task].get(unit)
-            if other is None or other["labels"] != info["labels"] or \
-                    other["method"] != info["method"] or other.get("rank") != info.get("rank"):
-                continue
-            tiers = {a.tiers[task][unit[0]] for a in agrs}
-            stable.append((unit, info, tiers.pop() if len(tiers) == 1 else None))
-        for i, (unit, info, tier) in enumerate(stable):
-            rank = info.get("rank")
-            truth = {c: (info["labels"][c] if info["method"][c] != "tied" else 0)
-                     for c in labels}
-            rows = new[task]
-            if r.random() < 0.6 and _valid(task, truth):
-                if i % 23 == 0:
-                    wrong = {c: 1 - v for c, v in truth.items()}
-                    rows.append(judge_row(task, unit, "judge_oracle", "2025-04-14T12:00:00Z",
-                                          wrong, rank))
-                rows.append(judge_row(task, unit, "judge_oracle", JUDGE_STAMP, truth, rank))
-                if i % 29 == 0:
-                    rows.append(judge_row(task, unit, "judge_oracle", "2025-04-16T12:00:00Z",
-                                          dict(truth, **{labels[0]: "maybe"}), rank))
-            ones = {c: 1 for c in labels}
-            if task == "generation":
-                if info["labels"]["proper_action"] != 0 and r.random() < 0.5:
-                    rows.append(judge_row(task, unit, "judge_ones", JUDGE_STAMP, ones, rank))
-            elif r.random() < (0.4 if task == "grounding" else 0.2):
-                rows.append(judge_row(task, unit, "judge_ones", JUDGE_STAMP, ones, rank))
-            zeros = {c: 0 for c in labels}
-            if (tier == "tier_a" if task == "generation" else True) and r.random() < 0.4:
-                rows.append(judge_row(task, unit, "judge_zeros", JUDGE_STAMP, zeros, rank))
-            if task == "generation" and r.random() < 0.5:
-                contra = {c: (1 - info["labels"][c] if info["method"][c] != "tied" else 1)
-                          for c in labels}
-                rows.append(judge_row(task, unit, "judge_contra", "2025-05-01T12:00:00Z",
-                                      contra, rank))
-            # judge_good: every unit of ~70 % of the records (compared records in
-            # judge_metric_values); judge_weak: ~half of the units
-            guess = {c: (v if v is not None else r2.randint(0, 1))
-                     for c, v in info["labels"].items()}
-            if good_records.setdefault((task, unit[0]), r2.random() < 0.7):
-                rows.append(judge_row(task, unit, "judge_good", JUDGE_STAMP,
-                                      _noisy(r2, task, guess, 0.08), rank))
-            if r2.random() < 0.5:
-                weak = _noisy(r2, task, guess, 0.2)
-                if task != "generation" and r2.random() < 0.15:
-                    weak = _violate(r2, task, weak)     # repaired under constraint_policy
-                rows.append(judge_row(task, unit, "judge_weak", JUDGE_STAMP, weak, rank))
-    new["generation"].append(judge_row("generation", ("judge-only-record",), "judge_oracle",
-                                       JUDGE_STAMP, {c: 1 for c in _GEN_BASE}))
-    new["generation"] += _vote_rows()
-    new["retrieval"] += _judge_only_rows(r2, "retrieval", 14)
-    new["grounding"] += _judge_only_rows(r2, "grounding", 14)
-    # judge_good also labels, on 12 of its human-labelled retrieval records, a chunk no human
-    # labelled (rank 6, sufficient): not a unit of the record, so it must change neither the
-    # record's compared status nor the judge's DCG / IDCG in judge_metric_values
-    extra = sorted(rec for (task, rec), good in good_records.items()
-                   if good and task == "retrieval")[:12]
-    for rec in extra:
-        new["retrieval"].append(judge_row(
-            "retrieval", (rec, f"{rec}-judge-extra"), "judge_good", JUDGE_STAMP,
-            {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}, 6))
-    for task, spec in R.TASKS.items():
-        path = out / f"{spec['seed']}.csv"
-        G._write(path, _cols(task), _read_rows(path) + new[task])
-    with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
-    with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:
-        # run_id and notes empty: the hand-made records are in the default run
-        csv.writer(fh, lineterminator="\n").writerows([row + ("", "") for row in
-                                                       HAND_RECORDS + VOTE_RECORDS])
-    return out
-
-
 if __name__ == "__main__":  # pragma: no cover - manual inspection helper
     import json
     import sys
@@ -798,32 +449,3 @@ if __name__ == "__main__":  # pragma: no cover - manual inspection helper
     for row in jr.rows:
         print(json.dumps(row))
     print("judges:", jr.judges, "ambiguities:", jr.ambiguities)
-
-
-def judge_ids(seed_dir) -> set[str]:
-    """annotator ids of kind LLM or CODE in annotators.csv (as loaded, kind trimmed)."""
-    return {a["annotator_id"] for a in R.read_csv(Path(seed_dir) / "annotators.csv")
-            if (a.get("annotator_kind") or "").strip() in JUDGE_KINDS}
-
-
-def without_judges(seed_dir, out) -> Path:
-    """A copy of the seed CSVs without the rows of LLM / CODE annotators in the three export
-    CSVs (annotators.csv and records.csv unchanged)."""
-    import shutil
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    judges = judge_ids(seed_dir)
-    exports = {f"{spec['seed']}.csv" for spec in R.TASKS.values()}
-    for path in Path(seed_dir).glob("*.csv"):
-        if path.name not in exports:
-            shutil.copyfile(path, out / path.name)
-            continue
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = list(csv.reader(fh))
-        col = rows[0].index("annotator_id")
-        kept = [rows[0]] + [row for row in rows[1:] if len(row) <= col or row[col] not in judges]
-        assert len(kept) < len(rows), f"{path.name}: no judge row to remove"
-        with open(out / path.name, "w", newline="", encoding="utf-8") as fh:
-            csv.writer(fh, lineterminator="\n").writerows(kept)
-    return out

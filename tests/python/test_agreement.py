@@ -7,7 +7,7 @@ Scenarios, each built once for this module by a ``dbt build`` subprocess (both i
 
 * ``sample``    the project's own seeds, records.csv included, copied at build time (the
                 reference reads the copy that dbt loaded);
-* ``generated`` agreement_reference.generate_scenario(): 1-4 voters per unit, single-vote
+* ``generated`` generate.agreement_scenario(): 1-4 voters per unit, single-vote
                 units, rare labels (~3 % positives), perfect-agreement labels, records.csv
                 with every routing rule, explicit tiers, bad and duplicated rows, and
                 records absent from it.
@@ -192,14 +192,14 @@ def test_route():
     assert rt() == ("tier_a", "default")
 
 
-@pytest.mark.parametrize("case,expected", A.RECORD_CASES)
+@pytest.mark.parametrize("case,expected", G.RECORD_CASES)
 def test_generated_record_cases_route_as_documented(case, expected):
     reasons, parsed, notes = A.check_records_row(dict(zip(A.RECORD_COLS, ("r",) + case)))
     assert (reasons, notes) == ([], [])
     assert A.route(parsed, A.DEFAULT_GOLD_TASK_TYPES, Decimal("0.65")) == expected
 
 
-@pytest.mark.parametrize("case", A.BAD_RECORD_CASES)
+@pytest.mark.parametrize("case", G.BAD_RECORD_CASES)
 def test_bad_record_rows_are_rejected(case):
     reasons, _, _ = A.check_records_row(dict(zip(A.RECORD_COLS, ("r",) + case)))
     assert reasons
@@ -413,10 +413,10 @@ def test_generated_scenario_covers_the_cases(builds):
     rows = {tuple(r[c] for c in AG_KEY): r for r in a.marts["annotator_agreement"]}
     tiers = Counter(k[2] for k in rows)
     assert tiers["tier_a"] >= 10 and tiers["tier_b"] >= 10, tiers
-    for task, label in A.RARE_LABELS:
+    for task, label in G.RARE_LABELS:
         prev = rows[(task, label, "all")]["prevalence"]
         assert 0.01 <= prev <= 0.07, (task, label, prev)
-    for task, label in A.PERFECT_LABELS:
+    for task, label in G.PERFECT_LABELS:
         for tier in A.TIERS:
             r = rows[(task, label, tier)]
             assert r["krippendorff_alpha"] == 1.0 and r["gwet_ac1"] == 1.0, r

@@ -1,4 +1,4 @@
-"""The judge marts (docs/rules.md, "Judges"; /work/notes/judges_spec.md) against an independent
+"""The judge marts (docs/rules.md, "Judges") against an independent
 reference (judge_reference.py): ``judge_agreement`` (all columns, the new prevalences and
 alphas included), ``judge_weights``, ``judge_metric_values`` and the ``metric_values`` rows of
 ``slice_dimension = 'label_source'``; cross-checks against the direct 2x2-table formulas,
@@ -14,7 +14,7 @@ partial-parse file, and the three then run in parallel (as in test_protocol.py):
               included), copied at build time;
 * ``sample_nojudges`` the same seeds without any row of an LLM / CODE annotator (only for
               test_judges_do_not_change_human_metrics);
-* ``judges``  judge_reference.generate_judges_scenario(), built with
+* ``judges``  generate.judges_scenario(), built with
               ``--vars '{judge_min_kappa: 0.3, constraint_policy: repair}'``: the generated
               scenario (1-4 voters, adjudications, ties, every routing rule, its noisy
               ``llm_judge`` / ``rule_judge``) plus an always-right LLM judge with role
@@ -40,6 +40,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 
+import generate as G
 import judge_reference as J
 import pytest
 import reference as R
@@ -64,7 +65,7 @@ SCENARIO_MARTS = {
     "judges": JUDGE_MARTS + ["metric_values"],
 }
 SCENARIO_VARS = {"sample": {}, "sample_nojudges": {},
-                 "judges": J.JUDGES_VARS}
+                 "judges": G.JUDGES_VARS}
 
 
 SCENARIOS_USED = ["sample", "judges", "sample_nojudges"]
@@ -197,7 +198,7 @@ def test_sklearn_kappa_on_hand_tables():
         assert got == pytest.approx(float(want["cohen_kappa"]), abs=TOL)
 
 
-# The hand-made records of generate_judges_scenario (judge_reference.HAND_*).  Generation,
+# The hand-made records of generate.judges_scenario (generate.HAND_*).  Generation,
 # consensus on helpful: hand-r1 1 (unanimous, 2 voters -> tier_b), hand-r2 tied (2 voters,
 # tier_b; excluded for helpful only), hand-r3 0 (adjudicated by adj1; tier_b), hand-r4 0 and
 # hand-r5 1 (one voter, absent from records -> tier_a), hand-r7 0 (explicit tier_b), hand-r8 1
@@ -440,7 +441,7 @@ def test_generated_scenario_covers_the_cases(builds):
 # =========================================================================== new judge columns
 
 # judge_agreement's new columns on hand-made rows (see the comment above HAND_EXPECTED and
-# judge_reference.VOTE_*), worked out with the alpha formula of docs/rules.md
+# generate.VOTE_*), worked out with the alpha formula of docs/rules.md
 #   alpha = 1 - (n - 1) * sum_u [sum_{c != k} n_uc n_uk / (m_u - 1)] / sum_{c != k} n_c n_k.
 # hand_llm / helpful / all: U = r1 r3 r4 r5 r7; votes r1 [1 1], r3 [1 0] (r4 r5 r7: one vote);
 #   humans: n 4, n_1 3, n_0 1, den 2*3*1 = 6, num (r3) 2 -> 1 - 3*2/6 = 0;
@@ -553,7 +554,7 @@ def _vote_problems(jr: J.JudgeReference, expected: dict) -> list[str]:
     return problems
 
 
-REF_KWARGS = dict(J.JUDGES_VARS)       # reference parameters of the judges scenario
+REF_KWARGS = dict(G.JUDGES_VARS)       # reference parameters of the judges scenario
 
 
 @pytest.fixture(scope="module")
@@ -851,10 +852,10 @@ def test_reference_judges_do_not_change_human_metrics(tmp_path):
     import shutil
 
     shutil.copytree(PROJECT / "seeds", seeds)
-    judges = J.judge_ids(seeds)
+    judges = G.judge_ids(seeds)
     if not judges:
         pytest.skip("no judge in the sample seeds")
-    without = J.without_judges(seeds, tmp_path / "without")
+    without = G.without_judges(seeds, tmp_path / "without")
     a, b = J.compute(seeds), J.compute(without)
 
     def marts(jr):
@@ -882,7 +883,7 @@ def test_judges_do_not_change_human_metrics(builds):
     label_source/judges rows of metric_values and the judges' own rejected rows."""
     a = _built(builds, "sample", PUBLIC_MARTS)
     b = _built(builds, "sample_nojudges", PUBLIC_MARTS)
-    judges = J.judge_ids(a.seed_dir)
+    judges = G.judge_ids(a.seed_dir)
     # docs/rules.md takes a record's language from all its accepted rows, judges' included: where
     # a judge row gives a human record its language, the language slice differs by design;
     # there each build's language rows are checked against the reference instead.
@@ -913,10 +914,10 @@ def test_generated_scenario_covers_the_new_cases(builds):
     for task in R.TASKS:
         good, weak = w[("judge_good", task)], w[("judge_weak", task)]
         assert good["is_within_bounds"] and weak["is_within_bounds"], (good, weak)
-        assert good["weight"] > weak["weight"] > J.JUDGES_MIN_KAPPA, (good, weak)
+        assert good["weight"] > weak["weight"] > G.JUDGES_MIN_KAPPA, (good, weak)
         assert not w[("judge_zeros", task)]["is_within_bounds"]
     # positive kappa out of bounds, negative kappa (weight 0), null kappa (weight 0)
-    assert 0 < gold[("hand_llm", "generation")] < J.JUDGES_MIN_KAPPA
+    assert 0 < gold[("hand_llm", "generation")] < G.JUDGES_MIN_KAPPA
     assert gold[("judge_contra", "generation")] < 0 and \
         w[("judge_contra", "generation")]["weight"] == 0
     assert gold[("judge_zeros", "generation")] is None

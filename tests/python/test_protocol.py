@@ -6,7 +6,7 @@
 Scenarios (conftest.py), shared with test_agreement.py:
 
 * ``sample``    the project's own seeds (records.csv included);
-* ``generated`` (scenario ``agreement``) agreement_reference.generate_scenario(): 1-4 voters
+* ``generated`` (scenario ``agreement``) generate.agreement_scenario(): 1-4 voters
                 per unit, adjudications, every routing rule, records absent from records.csv,
                 records whose only human rows are an adjudicator's, timestamps with offsets.
 
