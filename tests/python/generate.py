@@ -819,9 +819,6 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
 
     The judge rows are built from the consensus of reference.py under both seed loaders
     (agate / copy), on the units where both agree."""
-    import csv
-    import random
-
     out = agreement_scenario(out_dir)
     r = random.Random(seed)
     r2 = random.Random(seed + 1000)     # the judges added later draw from their own stream

@@ -34,8 +34,7 @@ Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they m
 ---------------------------------------------------------------------------------
 * The judge's value is the accepted row's post-repair label (under ``constraint_policy:
   repair`` a repaired judge row carries the repaired value, as votes do); under ``reject`` this
-  is simply the parsed value (docs/rules.md, "Judges": only accepted judge rows count, with their
-  post-repair label values).
+  is simply the parsed value.
 * ``annotator_kind`` is compared after trimming, case-sensitively (``reference.py`` trims it);
   a kind that is ``llm``/``code`` only up to case is reported as an ambiguity.
 

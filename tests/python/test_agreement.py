@@ -353,7 +353,7 @@ def _mart_rows(b, mart, key):
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_cross_check_agreement(builds, name):
-    """Every (task, label, tier) of the reference, and the mart row when there is one, against
+    """Every (task, label, tier) of the reference, and its mart row (which must exist), against
     the krippendorff package (alpha) and the direct formulas (p_a, AC1, prevalence, counts)."""
     b = _built(builds, name)
     mart = _mart_rows(b, "annotator_agreement", AG_KEY)

@@ -76,8 +76,8 @@ def value_differences(where, want: dict, got: dict | None, source: str, target: 
     "<where> <column>: <source> <value>, <target> <value>"; no row at all (None) is one difference."""
     if got is None:
         return [f"missing row {where}"]
-    return [f"{where} {c}: {source} {v!r}, {target} {got.get(c)!r}" for c, v in want.items()
-            if not same_value(v, got.get(c), tol)]
+    return [f"{where}: no column {c}" if c not in got else f"{where} {c}: {source} {v!r}, {target} {got[c]!r}"
+            for c, v in want.items() if c not in got or not same_value(v, got[c], tol)]
 
 
 def fail_on(problems: list[str], name: str, what: str, limit: int = 40) -> None:
