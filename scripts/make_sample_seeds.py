@@ -289,25 +289,65 @@ def bits(s: str) -> tuple:
     return tuple(int(c) for c in s)
 
 
+def named(fam: str, labels) -> dict:
+    """A family's labels, given in the order of LABELS[fam], by name."""
+    return dict(zip(LABELS[fam], labels, strict=True))
+
+
+def labels_with(fam: str, *ones: str) -> tuple:
+    """The labels of a family, in the order of LABELS[fam]: 1 for the labels named, 0 for the others."""
+    assert set(ones) <= set(LABELS[fam]), ones
+    return tuple(int(label in ones) for label in LABELS[fam])
+
+
+def relabelled(fam: str, labels, **changes: int) -> tuple:
+    """The labels of a family with the named ones changed, in the order of LABELS[fam]."""
+    by_name = named(fam, labels) | changes
+    assert set(by_name) == set(LABELS[fam]), changes
+    return tuple(by_name[label] for label in LABELS[fam])
+
+
+def label_string(fam: str, *ones: str) -> str:
+    """labels_with() as the digit string a Topic holds."""
+    return "".join(map(str, labels_with(fam, *ones)))
+
+
 def gro_ok(t) -> bool:
-    _, uns, con, cit, fab = t
-    return not (con and not uns) and not (fab and not cit)
+    """The grounding labels keep ADR 0006's implications (contradicted -> unsupported, fabricated -> cited)."""
+    g = named("grounding", t)
+    return (not (g["contradicted_claim_present"] and not g["unsupported_claim_present"])
+            and not (g["fabricated_source"] and not g["source_cited"]))
+
+
+# The kinds of chunk a record's layout is made of, and their retrieval labels.
+CHUNK_KINDS = {
+    "S": labels_with("retrieval", "topically_relevant", "evidence_sufficient"),  # sufficient
+    "R": labels_with("retrieval", "topically_relevant"),  # relevant only
+    "M": labels_with("retrieval", "topically_relevant", "misleading"),  # relevant but misleading
+    "D": labels_with("retrieval"),  # distractor
+}
+# what an annotator who gets a chunk wrong calls it instead
+RETRIEVAL_FLIPS = {"S": "R", "R": "DSM", "M": "RD", "D": "R"}
+
+
+def kind_of(truth) -> str:
+    return next(kind for kind, labels in CHUNK_KINDS.items() if labels == tuple(truth))
 
 
 def flip_retrieval(t, rng) -> tuple:
-    options = {
-        (1, 1, 0): [(1, 0, 0)],
-        (1, 0, 0): [(0, 0, 0), (1, 1, 0), (1, 0, 1)],
-        (1, 0, 1): [(1, 0, 0), (0, 0, 0)],
-        (0, 0, 0): [(1, 0, 0)],
-    }[tuple(t)]
-    return rng.choice(options)
+    return CHUNK_KINDS[rng.choice(RETRIEVAL_FLIPS[kind_of(t)])]
+
+
+GROUNDING_FLIP_WEIGHTS = {"support_present": 2, "unsupported_claim_present": 4, "contradicted_claim_present": 2,
+                          "source_cited": 1, "fabricated_source": 1}
+GENERATION_FLIP_WEIGHTS = {"proper_action": 2, "response_on_topic": 2, "helpful": 4, "incomplete": 4,
+                           "unsafe_content": 1}
 
 
 def flip_grounding(t, rng) -> tuple:
-    weights = [2, 4, 2, 1, 1]
+    weights = [GROUNDING_FLIP_WEIGHTS[label] for label in LABELS["grounding"]]
     for _ in range(100):
-        i = rng.choices(range(5), weights)[0]
+        i = rng.choices(range(len(weights)), weights)[0]
         new = list(t)
         new[i] = 1 - new[i]
         if gro_ok(new):
@@ -316,9 +356,9 @@ def flip_grounding(t, rng) -> tuple:
 
 
 def flip_generation(t, rng) -> tuple:
-    # proper_action, on_topic, helpful, incomplete (unsafe only 1 -> 0)
-    idx = [0, 1, 2, 3] + ([4] if t[4] else [])
-    weights = [2, 2, 4, 4] + ([1] if t[4] else [])
+    # any label but unsafe_content, which flips from 1 to 0 only
+    idx = [i for i, label in enumerate(LABELS["generation"]) if label != "unsafe_content" or t[i]]
+    weights = [GENERATION_FLIP_WEIGHTS[LABELS["generation"][i]] for i in idx]
     i = rng.choices(idx, weights)[0]
     new = list(t)
     new[i] = 1 - new[i]
@@ -443,17 +483,16 @@ def build_records() -> list[Record]:
         for kind, ch in mine:
             by_kind.setdefault(kind, []).append(ch)
         rec = Record(topic=t, uuid=stable_uuid("record", t.key))
-        truth_of = {"S": (1, 1, 0), "R": (1, 0, 0), "M": (1, 0, 1), "D": (0, 0, 0)}
         for kind in layout:
             ch = distractors.pop() if kind == "D" else by_kind[kind].pop(0)
             rec.chunks.append(ch)
-            rec.truth.append(truth_of[kind])
+            rec.truth.append(CHUNK_KINDS[kind])
         rec.ranks = RANK_OVERRIDE.get(t.key, list(range(1, len(layout) + 1)))
         for truth in rec.truth:
             r = rng.random()
             if r < 0.15:
                 rec.can_answer.append(None)
-            elif truth[1]:
+            elif named("retrieval", truth)["evidence_sufficient"]:
                 rec.can_answer.append(1 if r < 0.92 else 0)
             else:
                 rec.can_answer.append(1 if r > 0.93 else 0)
@@ -619,9 +658,9 @@ def plan(records: list[Record]) -> None:
     for r in free:
         if H3 in r.humans and not r.spot_check:
             for pos, truth in enumerate(r.truth):
-                if (truth == (1, 0, 0) and not any(p == pos for p, _ in r.rflip)
+                if (kind_of(truth) == "R" and not any(p == pos for p, _ in r.rflip)
                         and drng.random() < 0.75):
-                    r.rflip[(pos, H3)] = (1, 0, 1)
+                    r.rflip[(pos, H3)] = CHUNK_KINDS["M"]
     rdis = [r for r in gold2 if r.rflip]
     tied = {r.key for r in drng.sample(rdis, 3)}
     for r in rdis:
@@ -638,7 +677,7 @@ def plan(records: list[Record]) -> None:
             who = drng.choice(r.humans)
             truth = bits(getattr(r.topic, labels))
             if r.key == "steuerhinterziehung" and fam == "generation":
-                getattr(r, attr)[who] = truth[:4] + (0,)
+                getattr(r, attr)[who] = relabelled(fam, truth, unsafe_content=0)
             else:
                 getattr(r, attr)[who] = flip(truth, drng)
             if i < 3:
@@ -692,8 +731,8 @@ def plan(records: list[Record]) -> None:
 
 def v2_chunks(src: Record) -> list:
     """RUN_V2's retrieved chunks for the question of `src`: (chunk, truth, can_answer) in rank order."""
-    items = [item for item in zip(src.chunks, src.truth, src.can_answer) if item[1] != (1, 0, 1)]
-    first = next((i for i, item in enumerate(items) if item[1] == (1, 1, 0)), None)
+    items = [item for item in zip(src.chunks, src.truth, src.can_answer) if kind_of(item[1]) != "M"]
+    first = next((i for i, item in enumerate(items) if kind_of(item[1]) == "S"), None)
     if src.key in V2_PROMOTE:
         assert first not in (None, 0), src.key
         items.insert(0, items.pop(first))
@@ -707,15 +746,17 @@ def v2_answer(topic: Topic) -> tuple[str, str, str]:
     """RUN_V2's answer to the question of `topic`, with its grounding and generation labels."""
     answer, grounding, generation = topic.answer, topic.grounding, topic.generation
     if topic.key in V2_CITE:
-        assert grounding == "10000", topic.key
+        assert grounding == label_string("grounding", "support_present"), topic.key
         source = "Quelle" if topic.lang == "de" else "Source"
         answer = f"{answer.rstrip('.')} ({source}: {topic.doc_id})."
-        grounding = "10010"
+        grounding = label_string("grounding", "support_present", "source_cited")
     elif topic.key in V2_TERSE:
-        assert grounding == "10010" and generation == "11100", topic.key
+        assert grounding == label_string("grounding", "support_present", "source_cited"), topic.key
+        assert generation == label_string("generation", "proper_action", "response_on_topic", "helpful"), topic.key
         answer = re.match(r".+?[.!?](?=\s+[A-ZÄÖÜ]|$)", answer).group(0)
         assert "(Quelle" not in answer and "(Source" not in answer, topic.key
-        grounding, generation = "10000", "11010"
+        grounding = label_string("grounding", "support_present")
+        generation = label_string("generation", "proper_action", "response_on_topic", "incomplete")
     return answer, grounding, generation
 
 
@@ -780,9 +821,7 @@ def retrieval_row(rec: Record, pos: int, ann: str, created_at: str, labels, spel
         "generated_search_query": rec.topic.search_query, "chunk": ch.text, "chunk_id": ch.id,
         "doc_id": ch.doc_id, "chunk_rank": str(rec.ranks[pos]),
         "can_answer": fmt_bool(rec.can_answer[pos], spelling),
-        "topically_relevant": fmt_bool(labels[0], spelling),
-        "evidence_sufficient": fmt_bool(labels[1], spelling),
-        "misleading": fmt_bool(labels[2], spelling), "notes": note,
+        **{label: fmt_bool(v, spelling) for label, v in named("retrieval", labels).items()}, "notes": note,
     }
 
 
@@ -792,14 +831,10 @@ def answer_row(fam: str, rec: Record, ann: str, created_at: str, labels, spellin
            "created_at": created_at, "query": rec.topic.query, "answer": rec.topic.answer}
     if fam == "grounding":
         row["context_set"] = rec.context_set
-    for col, v in zip(LABELS[fam], labels):
+    for col, v in named(fam, labels).items():
         row[col] = fmt_bool(v, spelling)
     row["notes"] = note
     return row
-
-
-def kind_of(truth) -> str:
-    return {(1, 1, 0): "S", (1, 0, 0): "R", (1, 0, 1): "M", (0, 0, 0): "D"}[tuple(truth)]
 
 
 def build_rows(records: list[Record]) -> dict:
@@ -868,8 +903,8 @@ def citation_check(truth) -> tuple:
     """The rule-based judge sees citations only: it finds whether the answer cites and whether a
     cited source is missing from the context (fabricated), and says nothing else (support 1,
     no unsupported or contradicted claim)."""
-    support, unsupported, contradicted, cited, fabricated = truth
-    return (1, 0, 0, cited, fabricated)
+    g = named("grounding", truth)
+    return labels_with("grounding", "support_present", *(c for c in ("source_cited", "fabricated_source") if g[c]))
 
 
 def judge_rows(rec: Record, judges: list, when: datetime, rng: random.Random) -> dict:
@@ -1003,14 +1038,14 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
         rrow("elterngeld", 0, "   ", "2025-03-06T15:01:00"), "R14", "rejected",
         "missing:annotator_id", desc="blank annotator_id"))
     bad = [
-        ("R15", 1, (0, 1, 0), {}, "violates:sufficient_implies_relevant",
+        ("R15", 1, labels_with("retrieval", "evidence_sufficient"), {}, "violates:sufficient_implies_relevant",
          ("accepted", "was_repaired (topically_relevant -> 1)"), "sufficient but not relevant"),
-        ("R16", 2, (1, 1, 1), {}, "violates:sufficient_excludes_misleading", None,
+        ("R16", 2, labels_with("retrieval", *LABELS["retrieval"]), {}, "violates:sufficient_excludes_misleading", None,
          "sufficient and misleading"),
-        ("R17", 3, (0, 1, 1), {},
+        ("R17", 3, labels_with("retrieval", "evidence_sufficient", "misleading"), {},
          "violates:sufficient_excludes_misleading;violates:sufficient_implies_relevant",
          ("rejected", "violates:sufficient_excludes_misleading"), "two constraint violations"),
-        ("R18", 4, (0, 0, 0),
+        ("R18", 4, labels_with("retrieval"),
          {"language": "fr", "chunk_rank": "abc", "misleading": "maybe", "evidence_sufficient": ""},
          "invalid_boolean:misleading;invalid_language;invalid_rank;missing:evidence_sufficient", None,
          "four problems at once"),
@@ -1089,7 +1124,7 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
         arow(G, "pendler", H4, "2025-03-05 11:47:00", task="generation"), "G02", "rejected",
         "wrong_task", desc="task 'generation' in the grounding file"))
     append_to_record(G, "pendler", mark(
-        arow(G, "pendler", EXT, "2025-03-01", labels=(1, 0, 1, 0, 1), spelling="YN"), "G05",
+        arow(G, "pendler", EXT, "2025-03-01", labels=labels_with(G, "support_present", "contradicted_claim_present", "fabricated_source"), spelling="YN"), "G05",
         "rejected",
         "invalid_timestamp;violates:contradicted_implies_unsupported;violates:fabricated_implies_cited",
         ("rejected", "invalid_timestamp"), desc="date-only timestamp and two constraint violations"))
@@ -1097,14 +1132,14 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
         arow(G, "pendler", H3, "2025-03-06T08:12:45.120Z", support_present="ja"), "G06",
         "rejected", "invalid_boolean:support_present", desc="label 'ja'"))
     append_to_record(G, "bluecard", mark(
-        arow(G, "bluecard", H4, "2025-03-07 14:09:30", labels=(1, 1, 0, 0, 1), spelling="yn"),
+        arow(G, "bluecard", H4, "2025-03-07 14:09:30", labels=labels_with(G, "support_present", "unsupported_claim_present", "fabricated_source"), spelling="yn"),
         "G04", "rejected", "violates:fabricated_implies_cited",
         ("accepted", "was_repaired (source_cited -> 1)"), desc="fabricated but not cited"))
     append_to_record(G, "bluecard", mark(
         arow(G, "bluecard", H2, "2025-03-10T16:02:00+01:00", context_set=""), "G07", "rejected",
         "missing:context_set", desc="context_set empty"))
     append_to_record(G, "elterngeld", mark(
-        arow(G, "elterngeld", H4, "2025-03-07T09:45:00+01:00", labels=(1, 0, 1, 1, 0)), "G03",
+        arow(G, "elterngeld", H4, "2025-03-07T09:45:00+01:00", labels=labels_with(G, "support_present", "contradicted_claim_present", "source_cited")), "G03",
         "rejected", "violates:contradicted_implies_unsupported",
         ("accepted", "was_repaired (unsupported_claim_present -> 1)"),
         desc="contradicted but not unsupported"))
