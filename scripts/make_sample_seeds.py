@@ -338,14 +338,13 @@ def flip_retrieval(t, rng) -> tuple:
     return CHUNK_KINDS[rng.choice(RETRIEVAL_FLIPS[kind_of(t)])]
 
 
-GROUNDING_FLIP_WEIGHTS = {"support_present": 2, "unsupported_claim_present": 4, "contradicted_claim_present": 2,
-                          "source_cited": 1, "fabricated_source": 1}
-GENERATION_FLIP_WEIGHTS = {"proper_action": 2, "response_on_topic": 2, "helpful": 4, "incomplete": 4,
-                           "unsafe_content": 1}
+# how likely an annotator who gets an answer wrong gets each label wrong (a label not named: 1)
+GROUNDING_FLIP_WEIGHTS = {"support_present": 2, "unsupported_claim_present": 4, "contradicted_claim_present": 2}
+GENERATION_FLIP_WEIGHTS = {"proper_action": 2, "response_on_topic": 2, "helpful": 4, "incomplete": 4}
 
 
 def flip_grounding(t, rng) -> tuple:
-    weights = [GROUNDING_FLIP_WEIGHTS[label] for label in LABELS["grounding"]]
+    weights = [GROUNDING_FLIP_WEIGHTS.get(label, 1) for label in LABELS["grounding"]]
     for _ in range(100):
         i = rng.choices(range(len(weights)), weights)[0]
         new = list(t)
@@ -358,7 +357,7 @@ def flip_grounding(t, rng) -> tuple:
 def flip_generation(t, rng) -> tuple:
     # any label but unsafe_content, which flips from 1 to 0 only
     idx = [i for i, label in enumerate(LABELS["generation"]) if label != "unsafe_content" or t[i]]
-    weights = [GENERATION_FLIP_WEIGHTS[LABELS["generation"][i]] for i in idx]
+    weights = [GENERATION_FLIP_WEIGHTS.get(LABELS["generation"][i], 1) for i in idx]
     i = rng.choices(idx, weights)[0]
     new = list(t)
     new[i] = 1 - new[i]
