@@ -18,7 +18,7 @@ final as (
         cast(label as {{ dbt.type_string() }}) as label,
         cast(annotator_a as {{ dbt.type_string() }}) as annotator_a,
         cast(annotator_b as {{ dbt.type_string() }}) as annotator_b,
-        cast(n_shared_units as {{ dbt.type_bigint() }}) as n_shared_units,
+        cast(n_shared_units as bigint) as n_shared_units,
         cast(observed_agreement as {{ ragmart_type_double() }}) as observed_agreement,
         cast(cohen_kappa as {{ ragmart_type_double() }}) as cohen_kappa,
         cast(kappa_ci_lower as {{ ragmart_type_double() }}) as kappa_ci_lower,

@@ -177,13 +177,13 @@ final as (
     select
         cast(task as {{ dbt.type_string() }}) as task,
         cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
-        cast(n_units as {{ dbt.type_bigint() }}) as n_units,
-        cast(n_label_votes as {{ dbt.type_bigint() }}) as n_label_votes,
+        cast(n_units as bigint) as n_units,
+        cast(n_label_votes as bigint) as n_label_votes,
         cast(positive_vote_rate as {{ ragmart_type_double() }}) as positive_vote_rate,
-        cast(n_shared_units as {{ dbt.type_bigint() }}) as n_shared_units,
-        cast(n_pairwise_comparisons as {{ dbt.type_bigint() }}) as n_pairwise_comparisons,
+        cast(n_shared_units as bigint) as n_shared_units,
+        cast(n_pairwise_comparisons as bigint) as n_pairwise_comparisons,
         cast(pairwise_agreement as {{ ragmart_type_double() }}) as pairwise_agreement,
-        cast(coalesce(n_adjudicated_labels, 0) as {{ dbt.type_bigint() }}) as n_adjudicated_labels,
+        cast(coalesce(n_adjudicated_labels, 0) as bigint) as n_adjudicated_labels,
         cast(adjudication_agreement as {{ ragmart_type_double() }}) as adjudication_agreement,
         first_vote_at_utc,
         last_vote_at_utc

@@ -56,8 +56,8 @@ final as (
 
     select
         cast(record_counts.run_id as {{ dbt.type_string() }}) as run_id,
-        cast(record_counts.n_answers as {{ dbt.type_bigint() }}) as n_answers,
-        cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
+        cast(record_counts.n_answers as bigint) as n_answers,
+        cast(record_counts.n_pending_adjudication as bigint) as n_pending_adjudication,
         cast(pivoted.proper_action_rate as {{ ragmart_type_double() }}) as proper_action_rate,
         cast(pivoted.on_topic_rate as {{ ragmart_type_double() }}) as on_topic_rate,
         cast(pivoted.helpfulness_rate as {{ ragmart_type_double() }}) as helpfulness_rate,

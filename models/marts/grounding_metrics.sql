@@ -57,13 +57,13 @@ final as (
 
     select
         cast(record_counts.run_id as {{ dbt.type_string() }}) as run_id,
-        cast(record_counts.n_answers as {{ dbt.type_bigint() }}) as n_answers,
-        cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
+        cast(record_counts.n_answers as bigint) as n_answers,
+        cast(record_counts.n_pending_adjudication as bigint) as n_pending_adjudication,
         cast(pivoted.grounding_presence_rate as {{ ragmart_type_double() }}) as grounding_presence_rate,
         cast(pivoted.unsupported_claim_rate as {{ ragmart_type_double() }}) as unsupported_claim_rate,
         cast(pivoted.contradiction_rate as {{ ragmart_type_double() }}) as contradiction_rate,
         cast(pivoted.citation_presence_rate as {{ ragmart_type_double() }}) as citation_presence_rate,
-        cast(coalesce(pivoted.n_cited_answers, 0) as {{ dbt.type_bigint() }}) as n_cited_answers,
+        cast(coalesce(pivoted.n_cited_answers, 0) as bigint) as n_cited_answers,
         cast(pivoted.conditional_fabrication_rate as {{ ragmart_type_double() }}) as conditional_fabrication_rate
 
     from record_counts

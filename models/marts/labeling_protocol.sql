@@ -155,7 +155,7 @@ final as (
     select
         cast(counted.task as {{ dbt.type_string() }}) as task,
         cast(counted.tier as {{ dbt.type_string() }}) as tier,
-        cast(counted.n_records as {{ dbt.type_bigint() }}) as n_records,
+        cast(counted.n_records as bigint) as n_records,
         cast(
             cast(counted.n_records as {{ ragmart_type_double() }}) / family_totals.n_family_records
             as {{ ragmart_type_double() }}
@@ -167,10 +167,10 @@ final as (
                 else 1
             end as {{ ragmart_type_double() }}
         ) as target_share_of_records,
-        cast(counted.n_dual_annotated as {{ dbt.type_bigint() }}) as n_dual_annotated,
-        cast(counted.n_disagreeing as {{ dbt.type_bigint() }}) as n_disagreeing,
-        cast(counted.n_adjudicated as {{ dbt.type_bigint() }}) as n_adjudicated,
-        cast(counted.n_pending as {{ dbt.type_bigint() }}) as n_pending,
+        cast(counted.n_dual_annotated as bigint) as n_dual_annotated,
+        cast(counted.n_disagreeing as bigint) as n_disagreeing,
+        cast(counted.n_adjudicated as bigint) as n_adjudicated,
+        cast(counted.n_pending as bigint) as n_pending,
         cast(
             cast(counted.n_dual_annotated as {{ ragmart_type_double() }}) / counted.n_records
             as {{ ragmart_type_double() }}
@@ -179,7 +179,7 @@ final as (
             case when counted.tier = 'tier_a' then {{ ragmart_number_var('spot_check_rate_target', 0.10) }} end
             as {{ ragmart_type_double() }}
         ) as spot_check_rate_target,
-        cast(coalesce(alphas.n_labels_with_alpha, 0) as {{ dbt.type_bigint() }}) as n_labels_with_alpha,
+        cast(coalesce(alphas.n_labels_with_alpha, 0) as bigint) as n_labels_with_alpha,
         cast(alphas.min_krippendorff_alpha as {{ ragmart_type_double() }}) as min_krippendorff_alpha,
         cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
         case

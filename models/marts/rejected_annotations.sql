@@ -85,8 +85,8 @@ final as (
         cast(created_at as {{ dbt.type_string() }}) as created_at,
         cast(reasons as {{ dbt.type_string() }}) as reasons,
         cast(source_file as {{ dbt.type_string() }}) as source_file,
-        cast(source_row as {{ dbt.type_bigint() }}) as source_row,
-        cast(annotation_row_id as {{ dbt.type_bigint() }}) as annotation_row_id,
+        cast(source_row as bigint) as source_row,
+        cast(annotation_row_id as bigint) as annotation_row_id,
         cast(task_as_given as {{ dbt.type_string() }}) as task_as_given,
         {%- for column in original_columns %}
         cast({{ column }} as {{ dbt.type_string() }}) as {{ column }},

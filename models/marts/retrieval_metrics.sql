@@ -68,9 +68,9 @@ final as (
 
     select
         cast(pivoted.run_id as {{ dbt.type_string() }}) as run_id,
-        cast(pivoted.k as {{ dbt.type_int() }}) as k,
-        cast(record_counts.n_queries as {{ dbt.type_bigint() }}) as n_queries,
-        cast(record_counts.n_pending_adjudication as {{ dbt.type_bigint() }}) as n_pending_adjudication,
+        cast(pivoted.k as integer) as k,
+        cast(record_counts.n_queries as bigint) as n_queries,
+        cast(record_counts.n_pending_adjudication as bigint) as n_pending_adjudication,
         cast(pivoted.topical_precision_at_k as {{ ragmart_type_double() }}) as topical_precision_at_k,
         cast(pivoted.sufficiency_hit_at_k as {{ ragmart_type_double() }}) as sufficiency_hit_at_k,
         cast(pivoted.sufficiency_rate_at_k as {{ ragmart_type_double() }}) as sufficiency_rate_at_k,

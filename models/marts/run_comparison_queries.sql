@@ -20,7 +20,7 @@ final as (
         cast(candidate_run_id as {{ dbt.type_string() }}) as candidate_run_id,
         cast(family as {{ dbt.type_string() }}) as family,
         cast(metric as {{ dbt.type_string() }}) as metric,
-        cast(k as {{ dbt.type_int() }}) as k,
+        cast(k as integer) as k,
         cast(pairing_key as {{ dbt.type_string() }}) as pairing_key,
         cast(query_text as {{ dbt.type_string() }}) as query_text,
         cast(baseline_record_uuids as {{ dbt.type_string() }}) as baseline_record_uuids,

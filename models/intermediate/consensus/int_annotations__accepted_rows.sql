@@ -47,12 +47,12 @@ accepted_rows as (
         annotation_row_id,
         record_uuid,
         {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
-        {{ 'chunk_rank' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_bigint() ~ ')' }} as chunk_rank,
+        {{ 'chunk_rank' if task == 'retrieval' else 'cast(null as bigint)' }} as chunk_rank,
         annotator_id,
         created_at_utc,
         language,
         {%- for label in ragmart_labels() %}
-        {{ label if label in labels else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as {{ label }}{% if not loop.last %},{% endif %}
+        {{ label if label in labels else 'cast(null as integer)' }} as {{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
     from {{ task }}_validated

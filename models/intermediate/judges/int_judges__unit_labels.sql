@@ -100,7 +100,7 @@ judge_source as (
         judge_labels.chunk_rank,
         judge_labels.label,
         judge_labels.label_value as consensus_value,
-        cast(1 as {{ dbt.type_bigint() }}) as n_judges,
+        cast(1 as bigint) as n_judges,
         cast(null as {{ ragmart_type_double() }}) as vote_score,
         true as is_resolved
 
@@ -146,7 +146,7 @@ weighted_votes as (
         chunk_id,
         chunk_rank,
         label,
-        cast(count(*) as {{ dbt.type_bigint() }}) as n_judges,
+        cast(count(*) as bigint) as n_judges,
         sum(vote_weight * (2 * label_value - 1)) as vote_score
 
     from unlabelled_judge_labels

@@ -193,7 +193,7 @@ key_differences as (
 
 draws as (
 
-    select cast(generated_number as {{ dbt.type_int() }}) as draw
+    select cast(generated_number as integer) as draw
     from ({{ dbt.generate_series(n_permutations) }}) as series
 
 ),

@@ -64,7 +64,7 @@ checked_rows as (
         cast(null as {{ dbt.type_string() }}) as chunk_id,
         annotator_id,
         created_at_utc,
-        cast(null as {{ dbt.type_bigint() }}) as chunk_rank,
+        cast(null as bigint) as chunk_rank,
         label_signature,
         was_repaired,
         row_reasons
@@ -80,7 +80,7 @@ checked_rows as (
         cast(null as {{ dbt.type_string() }}) as chunk_id,
         annotator_id,
         created_at_utc,
-        cast(null as {{ dbt.type_bigint() }}) as chunk_rank,
+        cast(null as bigint) as chunk_rank,
         label_signature,
         was_repaired,
         row_reasons
