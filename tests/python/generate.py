@@ -44,6 +44,7 @@ import reference as R
 from export_schema import COLUMNS, LABELS, REQUIRED  # scripts/, on pytest's pythonpath
 
 RET_COLS, GRD_COLS, GEN_COLS = COLUMNS["retrieval"], COLUMNS["grounding"], COLUMNS["generation"]
+ANNOTATOR_COLS = COLUMNS["annotators"]
 ANNOTATORS = [
     ("a1", "HUMAN", "annotator", "Anna"), ("a2", "HUMAN", "annotator", "Ben"),
     ("a3", "HUMAN", "annotator", "Cem"), ("a4", "HUMAN", "annotator", "Dana"),
@@ -307,6 +308,14 @@ def _write(path: Path, cols: list[str], rows: list[dict]) -> None:
             w.writerow({c: r.get(c, "") for c in cols})
 
 
+def _write_rows(path: Path, header: list[str], rows: list) -> None:
+    """A CSV file of tuples under ``header``."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+
 def generation_row(rec: str, ann: str, when: str, helpful: str = "true", **labels) -> dict:
     """A generation export row of a hand-made case: every label true, unless given."""
     return {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
@@ -322,15 +331,10 @@ def write_generation_case(out: Path, generation_rows: list[dict], records_rows: 
     _write(out / "retrieval_annotations.csv", RET_COLS, [])
     _write(out / "grounding_annotations.csv", GRD_COLS, [])
     _write(out / "generation_annotations.csv", GEN_COLS, generation_rows)
-    with open(out / "annotators.csv", "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
-        w.writerows([("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
-                     ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
-    with open(out / "records.csv", "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(RECORDS_COLS[:5])
-        w.writerows(records_rows)
+    _write_rows(out / "annotators.csv", ANNOTATOR_COLS,
+                [("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
+                 ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
+    _write_rows(out / "records.csv", RECORDS_COLS[:5], records_rows)
 
 
 RECORDS_COLS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier", "run_id",
@@ -366,10 +370,7 @@ def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding:
            g.answer_family("grounding", n_grounding, "grd"))
     _write(out / "generation_annotations.csv", GEN_COLS,
            g.answer_family("generation", n_generation, "gen"))
-    with open(out / "annotators.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
-        w.writerows(ANNOTATORS)
+    _write_rows(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
     record_ids = ([f"ret-{i:04d}" for i in range(n_retrieval)] + [f"grd-{i:04d}" for i in range(n_grounding)]
                   + [f"gen-{i:04d}" for i in range(n_generation)])
     _write(out / "records.csv", RECORDS_COLS, records_rows(record_ids, seed + 1))
@@ -507,10 +508,7 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
     _write(out / "retrieval_annotations.csv", RET_COLS, rows["retrieval"])
     _write(out / "grounding_annotations.csv", GRD_COLS, rows["grounding"])
     _write(out / "generation_annotations.csv", GEN_COLS, rows["generation"])
-    with open(out / "annotators.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
-        w.writerows(ANNOTATORS)
+    _write_rows(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
 
     # records.csv: the fixed cases first (each on several records), then random rows;
     # ~30 % of the records are absent; some rows are bad or duplicated.
