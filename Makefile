@@ -50,9 +50,9 @@ help:
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 
-# pip's --no-compile: Python writes the bytecode of the modules it imports on first use instead of
-# pip compiling every file of every package at install time (about 30 s less for the main venv).
-PIP_INSTALL := -m pip install --quiet --disable-pip-version-check --no-compile
+# pip compiles the bytecode at install time on purpose: with PYTHONDONTWRITEBYTECODE set (as on the
+# CI machine) Python would otherwise compile dbt again in every process (3 s more per dbt run).
+PIP_INSTALL := -m pip install --quiet --disable-pip-version-check
 
 $(BIN)/.runtime-installed: requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
