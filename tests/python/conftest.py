@@ -18,7 +18,9 @@ tests are collected with those that the collected modules name in ``SCENARIOS_US
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
 
 A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
-test_engines.py: the DuckDB builds, seeds loaded through agate, that the engines are compared with).
+test_engines.py: the DuckDB builds, seeds loaded through agate, that the engines are compared with;
+test_real_exports.py: a generated export in seeds mode and, in files mode, in the shapes real
+tools write).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Real exports in files mode: every shape gives the marts of the same rows as clean CSV, or a clear failure.
 
 A small export is generated (scripts/generate_exports.py, fixed seed, 2 % bad rows) as plain CSV
-files, three parts per export. From it this module builds:
+files, three parts per export. From it this module builds (as the kit's scenarios ``real_*``, each
+built once per session beside the others):
 
 * ``seeds``: the same rows appended into the seed files (seeds mode);
 * ``csv``: the generated CSV folder as it is (files mode), the clean-CSV reference;
@@ -17,9 +18,10 @@ files, three parts per export. From it this module builds:
 * ``hostile``: the CSV folder under a path with a space, brackets and an apostrophe, with a
   ragged row (too few fields), a row with too many fields, an unterminated quote and a 5 MB cell;
   the bad records are quarantined as ``malformed_row`` with their file and row, the rest loads;
-* three builds that must fail with a message naming the cause: a file with a duplicated column,
-  a file named for an input in a format the build cannot read (.xlsx), and an export without
-  annotators whose ranks are nearly all invalid (too many rejected rows).
+and runs five builds of its own that must fail with a message naming the cause: a file with a
+duplicated column, a file whose header matches none of its records, a file named for an input in
+a format the build cannot read (.xlsx), unusable annotator rows, and an export without
+annotators whose ranks are nearly all invalid (too many rejected rows).
 
 Every public mart of ``csv``, ``shapes``, ``latin1`` and ``hostile`` is compared with ``seeds``
 (floats to 1e-9). ``csv`` runs every data test; the other builds run the singular tests (the
@@ -41,7 +43,6 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -52,9 +53,9 @@ import pyarrow.parquet as pq
 import pytest
 import reference as R
 from export_schema import FILES, LABELS
-from kit.builds import PROJECT, PUBLIC_MARTS, prepare_project, read_run_results, run_dbt
+from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 
-pytestmark = pytest.mark.slow                      # eleven dbt builds of its own
+pytestmark = pytest.mark.slow                      # five builds of the kit and six dbt runs of its own
 
 GENERATOR = PROJECT / "scripts" / "generate_exports.py"
 SEED_NAMES = FILES
@@ -243,26 +244,64 @@ def _write_hostile(src: Path, dst: Path) -> None:
 
 
 # --------------------------------------------------------------------------- builds
+# The kit (kit/builds.py) builds each of these once per session, beside the other scenarios.
+# Every data test runs on the clean CSV; the other builds must give the same marts and row
+# statuses, compared below, and pass the guards (the singular tests).
 
 
-def _build(tmp: Path, seed_dir: Path | None, variables: dict | None, *, must_pass: bool = True,
-           args: list[str] | None = None, generic_tests: bool = True):
-    """Build the project copied to ``tmp`` (or run ``args`` on the copy already there); return the
-    database and what dbt printed.  The unit tests do not depend on the data (the sample build runs
-    them); files mode leaves the seeds out.  Without ``generic_tests`` only the singular tests run
-    (the guards: rejected share, annotators, accounting), for builds whose marts and row statuses
-    are compared with a build that ran them all."""
-    project = tmp / "project" if args else prepare_project(tmp, seed_dir)
-    database = tmp / "ragmart.duckdb"
-    if not args:
-        args = ["build"] + (["--vars", json.dumps(variables)] if variables else []) + \
-            ["--exclude", "resource_type:unit_test"] + \
-            (["resource_type:seed"] if (variables or {}).get("input_mode") == "files" else []) + \
-            ([] if generic_tests else ["test_type:generic"])
+def _export(out: Path) -> Path:
+    """The generated export (the same rows each time: a fixed seed) in ``out/export``."""
+    _generate(out / "export")
+    return out / "export"
+
+
+@data_set("real_csv")
+def _csv_data(out: Path) -> Path:
+    return _export(out)
+
+
+@data_set("real_seeds")
+def _seeds_data(out: Path) -> Path:
+    _append_parts(_export(out), out / "seeds")
+    return out / "seeds"
+
+
+@data_set("real_shapes")
+def _shapes_data(out: Path) -> Path:
+    _write_shapes(_export(out), out / "shapes")
+    return out / "shapes"
+
+
+@data_set("real_latin1")
+def _latin1_data(out: Path) -> Path:
+    _write_latin1(_export(out), out / "latin1")
+    return out / "latin1"
+
+
+@data_set("real_hostile")
+def _hostile_data(out: Path) -> Path:
+    _write_hostile(_export(out), out / "a b [c] d'e")
+    return out / "a b [c] d'e"
+
+
+scenario("real_seeds", "real_seeds", tests=True, generic_tests=False)
+scenario("real_csv", "real_csv", tests=True, files=True)
+scenario("real_shapes", "real_shapes", tests=True, generic_tests=False, files=True)
+scenario("real_latin1", "real_latin1", {"input_encoding": "latin-1", "csv_delimiter": ";"}, tests=True,
+         generic_tests=False, files=True)
+scenario("real_hostile", "real_hostile", tests=True, generic_tests=False, files=True)
+SHAPES = {"seeds": "real_seeds", "csv": "real_csv", "shapes": "real_shapes", "latin1": "real_latin1",
+          "hostile": "real_hostile"}
+SCENARIOS_USED = list(SHAPES.values())
+
+
+def _run(tmp: Path, args: list[str], *, must_pass: bool = True) -> tuple[Path, str]:
+    """``dbt <args>`` on the project copy in ``tmp``; the database and what dbt printed."""
+    project, database = tmp / "project", tmp / "ragmart.duckdb"
     result = run_dbt(project, args, env={"RAGMART_DUCKDB_PATH": database.name}, log=tmp / "dbt.log")
     text = result.stdout + result.stderr
     if must_pass:
-        assert result.returncode == 0, f"dbt build failed:\n{text[-4000:]}"
+        assert result.returncode == 0, f"dbt failed:\n{text[-4000:]}"
         failed = [r for r in read_run_results(project) if r["status"] in ("error", "fail")]
         assert not failed, f"dbt nodes failed: {failed}"
     else:
@@ -293,42 +332,23 @@ def _read(database: Path) -> dict[str, list[tuple]]:
 
 
 @pytest.fixture(scope="module")
-def exports(tmp_path_factory):
-    csv_dir = tmp_path_factory.mktemp("export_csv")
-    summary = _generate(csv_dir)
-    seed_dir = tmp_path_factory.mktemp("export_as_seeds")
-    _append_parts(csv_dir, seed_dir)
-    root = tmp_path_factory.mktemp("shapes")
-    _write_shapes(csv_dir, root / "shapes")
-    _write_latin1(csv_dir, root / "latin1")
-    _write_hostile(csv_dir, root / "a b [c] d'e")
-    return {"csv_dir": csv_dir, "summary": summary, "seed_dir": seed_dir, "shapes": root / "shapes",
-            "latin1": root / "latin1", "hostile": root / "a b [c] d'e"}
+def exports(builds):
+    """The generated export as CSV files, appended into seed files, and in every shape."""
+    csv_dir = builds.data_dir("real_csv")
+    return {"csv_dir": csv_dir, "summary": json.loads((csv_dir / "summary.json").read_text()),
+            "seed_dir": builds.data_dir("real_seeds"), "shapes": builds.data_dir("real_shapes")}
 
 
 @pytest.fixture(scope="module")
-def builds(exports, tmp_path_factory):
-    """The generated export as seeds and in files mode as CSV, in every shape, in latin-1 and in a
-    folder with a hostile name: two builds at a time."""
-    def files(folder, **more):
-        return {"input_mode": "files", "input_path": str(folder), **more}
-
-    seeds_dir = tmp_path_factory.mktemp("seeds_mode")
-    jobs = {
-        "seeds": (seeds_dir, exports["seed_dir"], None),
-        "csv": (tmp_path_factory.mktemp("files_csv"), None, files(exports["csv_dir"])),
-        "shapes": (tmp_path_factory.mktemp("files_shapes"), None, files(exports["shapes"])),
-        "latin1": (tmp_path_factory.mktemp("files_latin1"), None,
-                   files(exports["latin1"], input_encoding="latin-1", csv_delimiter=";")),
-        "hostile": (tmp_path_factory.mktemp("files_hostile"), None, files(exports["hostile"])),
-    }
-    # every data test runs on the clean CSV; the other builds must give the same marts and row
-    # statuses, compared below, and pass the guards
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {name: pool.submit(_build, tmp, seeds, variables, generic_tests=name == "csv")
-                   for name, (tmp, seeds, variables) in jobs.items()}
-        out = {name: _read(future.result()[0]) for name, future in futures.items()}
-    return out | {"seeds_dir": seeds_dir}
+def built(builds):
+    """What each build of SHAPES holds (_read), after checking that every node passed."""
+    out = {}
+    for shape, name in SHAPES.items():
+        build = builds.get(name).check()
+        failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
+        assert not failed, f"[{name}] dbt nodes failed: {failed}"
+        out[shape] = build.derived("real_exports", lambda build=build: _read(build.db_path))
+    return out
 
 
 # --------------------------------------------------------------------------- comparisons
@@ -352,8 +372,8 @@ def test_generated_exports_have_three_parts_and_bad_rows(exports):
 
 
 @pytest.mark.parametrize("mart", PUBLIC_MARTS + ["row_status"])
-def test_clean_csv_files_equal_seeds_mode(builds, mart):
-    seeds, files = builds["seeds"][mart], builds["csv"][mart]
+def test_clean_csv_files_equal_seeds_mode(built, mart):
+    seeds, files = built["seeds"][mart], built["csv"][mart]
     # the generator makes no triage spot-checks, so labeling_drift may be empty (in every mode alike)
     assert seeds or mart == "labeling_drift", f"{mart} is empty in seeds mode: the comparison would prove nothing"
     assert _rows_equal(seeds, files), f"{mart} differs between seeds mode and files mode"
@@ -361,20 +381,20 @@ def test_clean_csv_files_equal_seeds_mode(builds, mart):
 
 @pytest.mark.parametrize("shape", ["shapes", "latin1", "hostile"])
 @pytest.mark.parametrize("mart", [m for m in PUBLIC_MARTS if m != "rejected_annotations"])
-def test_every_export_shape_gives_the_marts_of_clean_csv(builds, shape, mart):
-    expected = builds["seeds"][mart]
+def test_every_export_shape_gives_the_marts_of_clean_csv(built, shape, mart):
+    expected = built["seeds"][mart]
     if shape == "latin1" and mart == "run_comparison_queries":
         # the latin-1 files hold a `?` for every character latin-1 lacks, and query_text shows them
         column = 6  # run_comparison_queries: baseline_run_id, candidate_run_id, family, metric, k, pairing_key, query_text
         expected = sorted((row[:column] + (row[column].encode("latin-1", "replace").decode("latin-1"),) + row[column + 1:]
                            for row in expected), key=repr)
-    assert _rows_equal(expected, builds[shape][mart]), f"{mart} differs for the {shape} files"
+    assert _rows_equal(expected, built[shape][mart]), f"{mart} differs for the {shape} files"
 
 
 @pytest.mark.parametrize("shape", ["shapes", "latin1"])
-def test_every_export_shape_quarantines_the_same_rows(builds, shape):
-    assert builds[shape]["quarantine_keys"] == builds["seeds"]["quarantine_keys"]
-    assert builds[shape]["row_status"] == builds["seeds"]["row_status"]
+def test_every_export_shape_quarantines_the_same_rows(built, shape):
+    assert built[shape]["quarantine_keys"] == built["seeds"]["quarantine_keys"]
+    assert built[shape]["row_status"] == built["seeds"]["row_status"]
 
 
 def test_native_parquet_types_are_read_by_meaning(exports):
@@ -389,17 +409,17 @@ def test_native_parquet_types_are_read_by_meaning(exports):
     assert types["generation_3_native.parquet"]["created_at"] == "timestamp[ns, tz=Europe/Berlin]"
 
 
-def test_malformed_records_are_quarantined_with_file_and_row(builds):
+def test_malformed_records_are_quarantined_with_file_and_row(built):
     want = sorted((name.split("_")[0], name, data_row, line) for name, (data_row, line) in MALFORMED.items())
-    assert builds["hostile"]["malformed"] == want
-    seeds_status = Counter({(t, s): n for t, s, n in builds["seeds"]["row_status"]})
-    hostile_status = Counter({(t, s): n for t, s, n in builds["hostile"]["row_status"]})
+    assert built["hostile"]["malformed"] == want
+    seeds_status = Counter({(t, s): n for t, s, n in built["seeds"]["row_status"]})
+    hostile_status = Counter({(t, s): n for t, s, n in built["hostile"]["row_status"]})
     assert hostile_status - seeds_status == Counter({("retrieval", "rejected"): 2, ("grounding", "rejected"): 1})
-    assert Counter(builds["hostile"]["quarantine_keys"]) - Counter(builds["seeds"]["quarantine_keys"]) == Counter(
+    assert Counter(built["hostile"]["quarantine_keys"]) - Counter(built["seeds"]["quarantine_keys"]) == Counter(
         {(task, None, None, None, "malformed_row"): n for task, n in [("retrieval", 2), ("grounding", 1)]})
 
 
-def test_rejected_rows_name_their_file_and_row(exports, builds):
+def test_rejected_rows_name_their_file_and_row(exports, built):
     """source_file and source_row lead back to the generated file and row of every rejected row."""
     with open(exports["csv_dir"] / "expected_status.csv", newline="", encoding="utf-8") as fh:
         expected = list(csv.DictReader(fh))
@@ -410,21 +430,21 @@ def test_rejected_rows_name_their_file_and_row(exports, builds):
 
     want = Counter((r["task"], key(r["record_uuid"]), key(r["annotator_id"]), key(r["chunk_id"]), r["reasons"],
                     r["file"], int(r["row_number_in_file"])) for r in expected if r["status"] == "rejected")
-    got = Counter((row[0], *row[2:]) for row in builds["csv"]["rejected_ids"])
+    got = Counter((row[0], *row[2:]) for row in built["csv"]["rejected_ids"])
     assert got == want
     want_superseded = Counter(r["task"] for r in expected if r["status"] == "superseded")
-    got_superseded = Counter({task: n for task, status, n in builds["csv"]["row_status"] if status == "superseded"})
+    got_superseded = Counter({task: n for task, status, n in built["csv"]["row_status"] if status == "superseded"})
     assert got_superseded == want_superseded
 
 
-def test_seeds_mode_rows_are_the_rows_of_the_seed_files(exports, builds):
+def test_seeds_mode_rows_are_the_rows_of_the_seed_files(exports, built):
     """In seeds mode source_file is the seed's file and source_row its data row."""
     rows = {}
     for task in LABELS:
         header, data = _read_rows(exports["seed_dir"] / SEED_NAMES[task])
         rows[task] = (header, data)
     checked = 0
-    for task, _row_id, record_uuid, annotator_id, _chunk, _reasons, source_file, source_row in builds["seeds"][
+    for task, _row_id, record_uuid, annotator_id, _chunk, _reasons, source_file, source_row in built["seeds"][
             "rejected_ids"]:
         if task == "records":
             continue
@@ -437,21 +457,22 @@ def test_seeds_mode_rows_are_the_rows_of_the_seed_files(exports, builds):
     assert checked > 10
 
 
-def test_seeds_loaded_again_keep_their_rows_in_the_file(builds):
+def test_seeds_loaded_again_keep_their_rows_in_the_file(builds, built, tmp_path):
     """dbt seed empties and reloads an existing seed table; source_row must stay the row in the file."""
-    database, _ = _build(builds["seeds_dir"], None, None, args=["seed"])
-    _build(builds["seeds_dir"], None, None, args=["run", "--select", "+rejected_annotations"])
+    builds.get(SHAPES["seeds"]).copy(tmp_path)
+    database, _ = _run(tmp_path, ["seed"])
+    _run(tmp_path, ["run", "--select", "+rejected_annotations"])
     again = _read(database)["rejected_ids"]
-    assert again and sorted(again) == sorted(builds["seeds"]["rejected_ids"])
+    assert again and sorted(again) == sorted(built["seeds"]["rejected_ids"])
 
 
-def test_files_mode_row_ids_are_the_place_in_the_files(exports, builds):
+def test_files_mode_row_ids_are_the_place_in_the_files(exports, built):
     """annotation_row_id is file k (the files of all inputs by input, then name) times 10^12 plus the row in the file."""
     index = {}
     for input_name in ["retrieval", "grounding", "generation", "annotators", "records"]:
         for path in sorted(exports["csv_dir"].glob(f"{input_name}*.csv")):
             index[path.name] = len(index) + 1
-    rows = builds["csv"]["rejected_ids"]
+    rows = built["csv"]["rejected_ids"]
     assert rows
     for _task, row_id, *_rest, source_file, source_row in rows:
         assert row_id == index[source_file] * 10**12 + source_row
@@ -529,7 +550,7 @@ def failed(exports, tmp_path_factory):
         change(_copy_of_exports(exports, root / "export"))
         args = ["build", "--vars", variables] + (["--select", *select] if select else
                                                  ["--exclude", "resource_type:unit_test", "resource_type:seed"])
-        out[case] = _build(root, None, None, must_pass=False, args=args)[1]
+        out[case] = _run(root, args, must_pass=False)[1]
     return out
 
 

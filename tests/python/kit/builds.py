@@ -12,7 +12,9 @@ A build copies the project (without .venv, target, logs, .git, *.duckdb) to a te
 ``seeds/*.csv`` by the data set's CSVs (a project seed the data set does not provide, e.g. the
 optional ``records``, is kept with its header only, i.e. empty), runs ``dbt build`` in a
 subprocess with ``RAGMART_DUCKDB_PATH=ragmart.duckdb`` relative to the build's folder, and reads
-every public mart and every seed table back with the duckdb package.
+every public mart and every seed table back with the duckdb package.  A *files* scenario instead
+reads its data set, a folder of export files, in files mode (``input_mode: files`` with
+``input_path`` the folder; the seeds are not loaded).
 """
 
 from __future__ import annotations
@@ -47,8 +49,6 @@ PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", 
                 "judge_weights", "judge_metric_values", "run_comparison", "run_comparison_queries"]
 SKIP_TOP = {".venv", ".venv-compat", ".venv-metricflow", "target", "logs", ".git", ".pytest_cache",
             ".ruff_cache", "dbt_packages_cache"}
-NO_TESTS = ["--exclude", "resource_type:test", "resource_type:unit_test"]
-NO_UNIT_TESTS = ["--exclude", "resource_type:unit_test"]
 BUILD_TIMEOUT = 1200
 
 
@@ -172,18 +172,32 @@ class Scenario:
     unit_tests: bool = False               # and the unit tests (they do not read the data: one scenario runs them)
     ref_kwargs: tuple = ()                 # keyword arguments of reference.compute
     agate_seeds: bool = False              # load the seeds through agate, as dbt-postgres and dbt-spark do
+    files: bool = False                    # the data set is a folder of export files, read in files mode
+    generic_tests: bool = True             # with tests: False runs the singular tests (the guards) only
 
     @property
     def vars_dict(self) -> dict:
         return dict(self.vars)
 
+    def build_vars(self, data_dir: Path | None) -> dict:
+        """The vars of the build: a files scenario reads its data set's folder."""
+        return self.vars_dict | ({"input_mode": "files", "input_path": str(data_dir)} if self.files else {})
+
+    def excluded(self) -> list[str]:
+        """What ``dbt build --exclude`` leaves out."""
+        out = [] if self.tests else ["resource_type:test"]
+        out += [] if self.tests and self.unit_tests else ["resource_type:unit_test"]
+        out += ["test_type:generic"] if self.tests and not self.generic_tests else []
+        return out + (["resource_type:seed"] if self.files else [])
+
 
 def scenario(name: str, data: str, vars: dict | None = None, *, tz: str | None = None,
              tests: bool = False, unit_tests: bool = False, ref_kwargs: dict | None = None,
-             agate_seeds: bool = False) -> Scenario:
+             agate_seeds: bool = False, files: bool = False, generic_tests: bool = True) -> Scenario:
     def frozen(d):
         return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (d or {}).items()))
-    sc = Scenario(name, data, frozen(vars), tz, tests, unit_tests, frozen(ref_kwargs), agate_seeds)
+    sc = Scenario(name, data, frozen(vars), tz, tests, unit_tests, frozen(ref_kwargs), agate_seeds, files,
+                  generic_tests)
     if SCENARIOS.setdefault(name, sc) != sc:
         raise ValueError(f"scenario {name} is defined twice, differently")
     return sc
@@ -390,16 +404,19 @@ class BuildPool:
             started = time.time()
             shutil.rmtree(tmp, ignore_errors=True)
             tmp.mkdir()
-            prepare_project(tmp, self.data_dir(sc.data))
+            data_dir = self.data_dir(sc.data)
+            prepare_project(tmp, None if sc.files else data_dir)
             if sc.agate_seeds:
                 agate_seed_loader(proj)
+            variables = sc.build_vars(data_dir)
             # dbt re-parses only what differs (the seeds) from a build with the same vars and project
-            parse_cache = self.root / f"parse-{hashlib.sha256(repr((sc.vars, sc.agate_seeds)).encode()).hexdigest()[:16]}.msgpack"
+            key = repr((sorted(variables.items()), sc.agate_seeds))
+            parse_cache = self.root / f"parse-{hashlib.sha256(key.encode()).hexdigest()[:16]}.msgpack"
             if parse_cache.exists():
                 (proj / "target").mkdir(exist_ok=True)
                 shutil.copyfile(parse_cache, proj / "target" / "partial_parse.msgpack")
-            args = ["build"] + (["--vars", json.dumps(sc.vars_dict)] if sc.vars else []) + \
-                (NO_TESTS if not sc.tests else [] if sc.unit_tests else NO_UNIT_TESTS)
+            args = ["build"] + (["--vars", json.dumps(variables)] if variables else []) + \
+                (["--exclude", *sc.excluded()] if sc.excluded() else [])
             env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
             try:
                 result = run_dbt(proj, args, env=env, log=tmp / "dbt.log")
