@@ -173,7 +173,7 @@ test-engines: $(BIN)/.dev-installed $(BIN)/.postgres-installed $(BIN)/.spark-ins
 		$(BIN)/python -m pytest tests/python/engines -q -rs
 
 # The sample's full `dbt build` (every data and unit test) and `dbt docs generate` run inside pytest
-# (tests/python/conftest.py builds every data set once, two at a time); lint runs beside pytest.
+# (tests/python/conftest.py builds every data set once, two at a time per pytest process); lint runs beside pytest.
 test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint pytest
 

@@ -1,7 +1,7 @@
 """The session's builds: the data sets, the scenarios built from them, and the ``builds`` fixture.
 
-Scenarios (kit/builds.py builds each once per session, two at a time, starting as soon as the
-tests are collected with those that the collected modules name in ``SCENARIOS_USED``):
+Scenarios (kit/builds.py builds each once per session, two at a time per process, starting as
+soon as the tests are collected with those that the collected modules name in ``SCENARIOS_USED``):
 
 * ``sample``       the project's own seeds, every model with every data and unit test (the
                    build that ``make test`` checks; skipped when the seeds are incomplete); the

@@ -4,9 +4,9 @@ A *scenario* is a data set (a folder of seed CSVs made by a factory) built with 
 optional time zone and with or without the data tests; the unit tests do not read the data, so one
 scenario (``sample``) runs them.  ``BuildPool.get(name)`` returns the scenario's ``Build``; the
 session's conftest starts every scenario that the collected test modules name in their
-``SCENARIOS_USED`` as soon as collection ends, two at a time (also when pytest-xdist runs the
-modules in two processes), in the order they are first needed, so builds run while other tests
-run.
+``SCENARIOS_USED`` as soon as collection ends, two at a time in each process (four when
+pytest-xdist runs the modules in two processes), in the order they are first needed, so builds
+run while other tests run, and a module waiting for its builds does not leave a core idle.
 
 A build copies the project (without .venv, target, logs, .git, *.duckdb) to a temp dir, replaces
 ``seeds/*.csv`` by the data set's CSVs (a project seed the data set does not provide, e.g. the
@@ -289,7 +289,9 @@ class BuildPool:
     workers: a scenario's build folder lies in the session's shared temp folder, under a file
     lock; the process that takes the lock first builds it, the others read its result.
 
-    Each process runs ``workers`` builder threads (one per xdist worker, two in a single process).
+    Each process runs ``workers`` builder threads (two: with one per xdist worker, a module that
+    waits for five builds, as test_real_exports.py does, left a core idle and pytest took 7:02
+    instead of 5:27 here).
     A thread takes the first queued scenario whose lock it gets at once, so two processes never
     wait on the same build while another one is queued; ``get`` moves its scenario to the front."""
 
@@ -302,7 +304,7 @@ class BuildPool:
         self.cv = threading.Condition()
         self.data_lock = threading.Lock()
         self.closed = False
-        workers = workers or (1 if os.environ.get("PYTEST_XDIST_WORKER") else 2)
+        workers = workers or 2
         self.threads = [threading.Thread(target=self._work, name=f"dbt-build-{i}", daemon=True)
                         for i in range(workers)]
         for thread in self.threads:
