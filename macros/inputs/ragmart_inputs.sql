@@ -2,7 +2,9 @@
     Where the inputs come from (var input_mode): `seeds` (default) reads the project's seeds;
     `files` reads the folder var input_path through the model base_export_files (every
     retrieval*, grounding*, generation*, annotators*, records* .csv or .parquet file, every value
-    as text). The exports are required; a missing annotators or records input is empty.
+    as text). The exports are required; a missing annotators or records input is empty. Each model
+    that reads an input names both in its own file, `ref('base_export_files')` in files mode and
+    the seed's ref otherwise, and hands the one it took (`input`) to the macros below.
 -#}
 
 {% macro ragmart_input_mode() -%}
@@ -32,16 +34,17 @@
     Seeds mode numbers the rows by their content (ragmart_content_row_number), the same on every
     engine; files mode by their place in the files (ragmart_file_position_base), which needs no
     sort. Read by staging, and by the quarantine for the original values of its rejected rows.
+    `input`: the model's ref of base_export_files (files mode) or of the task's seed.
 -#}
-{% macro ragmart_input_rows(task) -%}
+{% macro ragmart_input_rows(task, input) -%}
     {%- if ragmart_input_mode() == 'files' -%}
     select
         ragmart_file_index * {{ ragmart_file_position_base() }} + ragmart_source_row as annotation_row_id,
         ragmart_source_file as source_file,
         ragmart_source_row as source_row,
         ragmart_malformed_record as malformed_record,
-        {{ ragmart_export_select(task) }}
-    from {{ ragmart_input_relation(task) }}
+        {{ ragmart_export_select(task, input) }}
+    from {{ ragmart_input_relation(task, input) }}
     {%- else -%}
     select
         {{ ragmart_content_row_number(task) }} as annotation_row_id,
@@ -51,18 +54,21 @@
         select
             {{ ragmart_seed_row_number() }} as source_row,
             cast(null as {{ dbt.type_string() }}) as malformed_record,
-            {{ ragmart_export_select(task) }}
-        from {{ ragmart_input_relation(task) }}
+            {{ ragmart_export_select(task, input) }}
+        from {{ ragmart_input_relation(task, input) }}
     ) as exported_columns
     {%- endif -%}
 {%- endmacro %}
 
-{#- The relation (seeds mode) or aliased subquery (files mode) an input is read from. -#}
-{% macro ragmart_input_relation(task) -%}
+{#-
+    What an input is read from: in files mode the task's rows of `input` (base_export_files) as an
+    aliased subquery, in seeds mode `input` (the seed) itself.
+-#}
+{% macro ragmart_input_relation(task, input) -%}
     {%- if ragmart_input_mode() == 'files' -%}
-        {{ return('(select * from ' ~ ref('base_export_files') ~ " where ragmart_input = '" ~ task ~ "') as " ~ task ~ '_input_rows') }}
+        {{ return('(select * from ' ~ input ~ " where ragmart_input = '" ~ task ~ "') as " ~ task ~ '_input_rows') }}
     {%- else -%}
-        {{ return(ref(ragmart_input_seed(task))) }}
+        {{ return(input) }}
     {%- endif -%}
 {%- endmacro %}
 
@@ -74,17 +80,17 @@
     annotators file with a record that does not parse stops it too (its rows have no status of
     their own, so a lost annotator row would silently make a judge count as a human).
 -#}
-{% macro ragmart_input_columns(task) -%}
+{% macro ragmart_input_columns(task, input) -%}
     {%- set names = [] -%}
     {%- if execute -%}
         {%- if ragmart_input_mode() == 'files' -%}
-            {%- if load_relation(ref('base_export_files')) is none -%}
+            {%- if load_relation(input) is none -%}
                 {{ return(none) }}
             {%- endif -%}
             {%- set required = ragmart_export_columns(task) | selectattr('required') | map(attribute='name') | list -%}
             {%- set result = run_query(
                 "select ragmart_source_file, ragmart_file_columns, count(ragmart_malformed_record)"
-                ~ " from " ~ ref('base_export_files') ~ " where ragmart_input = '" ~ task ~ "'"
+                ~ " from " ~ input ~ " where ragmart_input = '" ~ task ~ "'"
                 ~ " group by ragmart_source_file, ragmart_file_columns order by ragmart_source_file") -%}
             {%- for row in result.rows -%}
                 {%- set file_columns = row[1].split(',') -%}
@@ -109,7 +115,7 @@
                 {%- endfor -%}
             {%- endfor -%}
         {%- else -%}
-            {%- for column in adapter.get_columns_in_relation(ref(ragmart_input_seed(task))) -%}
+            {%- for column in adapter.get_columns_in_relation(input) -%}
                 {%- do names.append(column.name | lower) -%}
             {%- endfor -%}
         {%- endif -%}

@@ -4,11 +4,11 @@
     A missing optional column reads as null; a missing required column stops the run with a
     message that names it. Extra columns are ignored.
 -#}
-{% macro ragmart_export_select(task) -%}
+{% macro ragmart_export_select(task, input) -%}
     {%- set expected = ragmart_export_columns(task) -%}
     {%- set present = [] -%}
     {%- if execute -%}
-        {%- set found = ragmart_input_columns(task) -%}
+        {%- set found = ragmart_input_columns(task, input) -%}
         {%- for name in found or [] -%}
             {%- do present.append(name) -%}
         {%- endfor -%}

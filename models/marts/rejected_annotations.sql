@@ -3,9 +3,17 @@
     codes and its original values, so that an annotation lead can fix the source. Columns of
     another input are null. Staging keeps only the columns the pipeline needs, so the original
     values are read again from the input (ragmart_input_rows), for the rejected rows only, with the
-    file and data row each came from.
+    file and data row each came from: the seeds or, in files mode, the files read by
+    base_export_files.
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
+{%- set files = ref('base_export_files') if ragmart_input_mode() == 'files' %}
+{%- set inputs = {
+    'retrieval': files or ref('retrieval_annotations'),
+    'grounding': files or ref('grounding_annotations'),
+    'generation': files or ref('generation_annotations'),
+    'records': files or ref('records'),
+} %}
 with
 
 row_status as (
@@ -26,7 +34,7 @@ row_status as (
 {{ task }}_originals as (
 
     select * from (
-        {{ ragmart_input_rows(task) }}
+        {{ ragmart_input_rows(task, inputs[task]) }}
     ) as input_rows
     where annotation_row_id in (select {{ task }}_rejected_rows.annotation_row_id from {{ task }}_rejected_rows)
 

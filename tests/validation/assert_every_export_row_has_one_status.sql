@@ -1,14 +1,22 @@
 {#-
     Accounting (docs/rules.md): for each export (and the records seed), rows in the file = accepted + rejected + superseded,
     and every row has exactly one of those statuses. Returns the tasks where the books do not balance.
+    The inputs are the seeds or, in files mode, the files read by base_export_files.
 -#}
+{%- set files = ref('base_export_files') if ragmart_input_mode() == 'files' %}
+{%- set inputs = {
+    'retrieval': files or ref('retrieval_annotations'),
+    'grounding': files or ref('grounding_annotations'),
+    'generation': files or ref('generation_annotations'),
+    'records': files or ref('records'),
+} %}
 with
 {%- for task in ragmart_status_inputs() %}
 
 {{ task }}_export as (
 
     select '{{ task }}' as task, count(*) as n_export_rows
-    from {{ ragmart_input_relation(task) }}
+    from {{ ragmart_input_relation(task, inputs[task]) }}
 
 ),
 {%- endfor %}

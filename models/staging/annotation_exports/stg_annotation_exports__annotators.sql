@@ -1,9 +1,12 @@
+{#- The annotators input: the seed or, in files mode, the annotators files read by base_export_files. -#}
+{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('annotators') %}
+
 with
 
 source as (
 
-    select {{ ragmart_export_select('annotators') }}
-    from {{ ragmart_input_relation('annotators') }}
+    select {{ ragmart_export_select('annotators', input) }}
+    from {{ ragmart_input_relation('annotators', input) }}
 
 ),
 

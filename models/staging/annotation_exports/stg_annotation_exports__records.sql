@@ -1,8 +1,11 @@
+{#- The records input: the seed or, in files mode, the records files read by base_export_files. -#}
+{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('records') %}
+
 with
 
 source as (
 
-    {{ ragmart_input_rows('records') }}
+    {{ ragmart_input_rows('records', input) }}
 
 ),
 
