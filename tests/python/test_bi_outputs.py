@@ -30,7 +30,6 @@ import duckdb
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
-VENV_BIN = Path(sys.executable).parent
 COMPAT_VENV = Path(os.environ.get("RAGMART_COMPAT_VENV") or PROJECT / ".venv-compat")
 COMPAT_PYTHON = COMPAT_VENV / "bin" / "python"
 STORAGE_VERSION = "v1.2.0"

@@ -54,18 +54,11 @@ MART = "judge_agreement"
 
 # =========================================================================== builds
 
-PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
-                "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
-                "annotator_quality", "labeling_protocol", "labeling_drift"]
+# the public marts of the human labels, which the judges must not change
+HUMAN_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
+               "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
+               "annotator_quality", "labeling_protocol", "labeling_drift"]
 JUDGE_MARTS = [MART, "judge_weights", "judge_metric_values"]
-SCENARIO_MARTS = {
-    # the sample builds read every public mart (test_judges_do_not_change_human_metrics)
-    "sample": PUBLIC_MARTS + JUDGE_MARTS,
-    "sample_nojudges": PUBLIC_MARTS + JUDGE_MARTS,
-    "judges": JUDGE_MARTS + ["metric_values"],
-}
-SCENARIO_VARS = {"sample": {}, "sample_nojudges": {},
-                 "judges": G.JUDGES_VARS}
 
 
 SCENARIOS_USED = ["sample", "judges", "sample_nojudges"]
@@ -796,7 +789,7 @@ def human_mart_differences(with_j: dict, without: dict, judges: set[str],
     judges rows of metric_values, the judges' rejected rows, and the language slice of the
     families in ``language_families`` (checked against the reference by the callers)."""
     problems = []
-    for mart in PUBLIC_MARTS:
+    for mart in HUMAN_MARTS:
         a, b = with_j.get(mart), without.get(mart)
         if a is None or b is None:
             problems.append(f"{mart}: not read ({a is None}, {b is None})")
@@ -868,7 +861,7 @@ def test_reference_judges_do_not_change_human_metrics(tmp_path):
         return out
 
     ma, mb = marts(a), marts(b)
-    names = [m for m in PUBLIC_MARTS if m in ma]
+    names = [m for m in HUMAN_MARTS if m in ma]
     languages = language_by_judges(a)
     problems = [p for p in human_mart_differences(ma, mb, judges, set(languages))
                 if p.split(":")[0] in names]
@@ -881,8 +874,8 @@ def test_judges_do_not_change_human_metrics(builds):
     """The sample seeds built as they are and without any row of an LLM / CODE annotator in
     the three exports: every public mart is identical (1e-9), except the judge marts, the
     label_source/judges rows of metric_values and the judges' own rejected rows."""
-    a = _built(builds, "sample", PUBLIC_MARTS)
-    b = _built(builds, "sample_nojudges", PUBLIC_MARTS)
+    a = _built(builds, "sample", HUMAN_MARTS)
+    b = _built(builds, "sample_nojudges", HUMAN_MARTS)
     judges = G.judge_ids(a.seed_dir)
     # docs/rules.md takes a record's language from all its accepted rows, judges' included: where
     # a judge row gives a human record its language, the language slice differs by design;
