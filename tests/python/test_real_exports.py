@@ -33,6 +33,7 @@ compared by its keys and reasons; between ``seeds`` and ``csv`` in full.
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import importlib.util
 import io
@@ -255,34 +256,16 @@ def _export(out: Path) -> Path:
     return out / "export"
 
 
-@data_set("real_csv")
-def _csv_data(out: Path) -> Path:
-    return _export(out)
+def _rewritten(write, folder: str, out: Path) -> Path:
+    """The generated export written again by ``write`` into ``out/folder``."""
+    write(_export(out), out / folder)
+    return out / folder
 
 
-@data_set("real_seeds")
-def _seeds_data(out: Path) -> Path:
-    _append_parts(_export(out), out / "seeds")
-    return out / "seeds"
-
-
-@data_set("real_shapes")
-def _shapes_data(out: Path) -> Path:
-    _write_shapes(_export(out), out / "shapes")
-    return out / "shapes"
-
-
-@data_set("real_latin1")
-def _latin1_data(out: Path) -> Path:
-    _write_latin1(_export(out), out / "latin1")
-    return out / "latin1"
-
-
-@data_set("real_hostile")
-def _hostile_data(out: Path) -> Path:
-    _write_hostile(_export(out), out / "a b [c] d'e")
-    return out / "a b [c] d'e"
-
+data_set("real_csv")(_export)
+for _name, _write, _folder in [("real_seeds", _append_parts, "seeds"), ("real_shapes", _write_shapes, "shapes"),
+                               ("real_latin1", _write_latin1, "latin1"), ("real_hostile", _write_hostile, "a b [c] d'e")]:
+    data_set(_name)(functools.partial(_rewritten, _write, _folder))
 
 scenario("real_seeds", "real_seeds", tests=True, generic_tests=False)
 scenario("real_csv", "real_csv", tests=True, files=True)
