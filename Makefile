@@ -53,7 +53,9 @@ help:
 # The venvs are filled by uv (requirements-uv.txt, the one package pip installs), a few times
 # faster than pip with the same pinned packages. It compiles the bytecode at install time on
 # purpose: with PYTHONDONTWRITEBYTECODE set (as on the CI machine) Python would otherwise compile
-# dbt again in every process (3 s more per dbt run).
+# dbt again in every process (3 s more per dbt run). uv reads no pip configuration (pip.conf,
+# PIP_*): it installs from PyPI; behind a mirror or a proxy set UV_INDEX_URL, UV_FIND_LINKS or
+# SSL_CERT_FILE.
 PIP_INSTALL := -m pip install --quiet --disable-pip-version-check
 UV := $(abspath $(BIN))/uv
 UV_INSTALL = $(UV) pip install --quiet --compile-bytecode --python

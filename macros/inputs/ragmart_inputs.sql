@@ -3,8 +3,9 @@
     `files` reads the folder var input_path through the model base_export_files (every
     retrieval*, grounding*, generation*, annotators*, records* .csv or .parquet file, every value
     as text). The exports are required; a missing annotators or records input is empty. Each model
-    that reads an input names both in its own file, `ref('base_export_files')` in files mode and
-    the seed's ref otherwise, and hands the one it took (`input`) to the macros below.
+    that reads an input names both of its possible parents in its own file,
+    `ref('base_export_files')` in files mode and the seed's ref otherwise, and hands the one it
+    took (`input`) to the macros below.
 -#}
 
 {% macro ragmart_input_mode() -%}
@@ -62,9 +63,19 @@
 
 {#-
     What an input is read from: in files mode the task's rows of `input` (base_export_files) as an
-    aliased subquery, in seeds mode `input` (the seed) itself.
+    aliased subquery, in seeds mode `input` (the seed) itself. A model that hands no relation, or
+    at run time another relation than base_export_files or the input's seed, stops the run.
 -#}
 {% macro ragmart_input_relation(task, input) -%}
+    {%- set expected = 'base_export_files' if ragmart_input_mode() == 'files' else ragmart_input_seed(task) -%}
+    {%- if input is undefined or input is none -%}
+        {{ exceptions.raise_compiler_error("ragmart: no relation given for the " ~ task ~ " input; expected ref('" ~ expected ~ "')") }}
+    {%- endif -%}
+    {%- if execute and input.identifier != expected -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: the " ~ task ~ " input is read from " ~ input ~ "; expected ref('" ~ expected ~ "') in "
+            ~ ragmart_input_mode() ~ " mode") }}
+    {%- endif -%}
     {%- if ragmart_input_mode() == 'files' -%}
         {{ return('(select * from ' ~ input ~ " where ragmart_input = '" ~ task ~ "') as " ~ task ~ '_input_rows') }}
     {%- else -%}
@@ -81,6 +92,7 @@
     their own, so a lost annotator row would silently make a judge count as a human).
 -#}
 {% macro ragmart_input_columns(task, input) -%}
+    {%- do ragmart_input_relation(task, input) -%}  {#- checks `input` #}
     {%- set names = [] -%}
     {%- if execute -%}
         {%- if ragmart_input_mode() == 'files' -%}

@@ -1,5 +1,6 @@
 {#-
-    The select list that reads an input (ragmart_input_relation): every column of the task's export
+    The select list that reads an input (`input`, the relation the model names, through
+    ragmart_input_relation): every column of the task's export
     (ADR 0005), as text, an empty value as null (whatever the loader or file format made of it).
     A missing optional column reads as null; a missing required column stops the run with a
     message that names it. Extra columns are ignored.

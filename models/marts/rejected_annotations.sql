@@ -7,12 +7,12 @@
     base_export_files.
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
-{%- set files = ref('base_export_files') if ragmart_input_mode() == 'files' %}
+{%- set files_mode = ragmart_input_mode() == 'files' %}
 {%- set inputs = {
-    'retrieval': files or ref('retrieval_annotations'),
-    'grounding': files or ref('grounding_annotations'),
-    'generation': files or ref('generation_annotations'),
-    'records': files or ref('records'),
+    'retrieval': ref('base_export_files') if files_mode else ref('retrieval_annotations'),
+    'grounding': ref('base_export_files') if files_mode else ref('grounding_annotations'),
+    'generation': ref('base_export_files') if files_mode else ref('generation_annotations'),
+    'records': ref('base_export_files') if files_mode else ref('records'),
 } %}
 with
 

@@ -29,7 +29,7 @@ import duckdb
 import pytest
 from kit.builds import run_dbt
 
-pytestmark = pytest.mark.slow                      # two dbt builds of its own
+pytestmark = pytest.mark.slow                      # two dbt builds and three compiles of its own
 
 EXPORTS = ["retrieval", "grounding", "generation"]
 SHARE_TEST = "assert_rejected_share_within_limit"
@@ -163,3 +163,22 @@ def test_rejected_share_above_the_limit_fails_the_build_with_rows_per_reason(run
         assert line in _stripped_lines(message), f"missing summary line:\n{line}\n\nin:\n{message}"
     assert "raise the var max_rejected_share" in message
     assert "records:" not in message                    # the share is checked for the three exports only
+
+
+@pytest.mark.parametrize("given, message", [
+    ("ref('grounding_annotations')", "the retrieval input is read from"),
+    ("none", "no relation given for the retrieval input"),
+    ("ref('retrieval_annotations')", None),
+])
+def test_an_input_read_from_another_relation_stops_the_run(builds, tmp_path, given, message):
+    """A model hands the relation it names for an input to the macros that read it: another
+    input's seed, or none, stops the run with a message; the input's own seed compiles."""
+    sample = builds.get("sample").check()
+    project = sample.copy(tmp_path)
+    inline = f"select count(*) from {{{{ ragmart_input_relation('retrieval', {given}) }}}}"
+    out = run_dbt(project, ["compile", "--quiet", "--inline", inline], env={"RAGMART_DUCKDB_PATH": sample.db_path.name})
+    text = out.stdout + out.stderr
+    if message is None:
+        assert out.returncode == 0 and "retrieval_annotations" in text, text[-3000:]
+    else:
+        assert out.returncode != 0 and message in text, text[-3000:]

@@ -54,7 +54,8 @@ MART = "judge_agreement"
 
 # =========================================================================== builds
 
-# the public marts of the human labels, which the judges must not change
+# the public marts of the human labels, which the judges must not change; not the run comparison's,
+# whose language slices move with the judges' share in a record's language (docs/rules.md)
 HUMAN_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
                "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
                "annotator_quality", "labeling_protocol", "labeling_drift"]
@@ -785,7 +786,7 @@ def language_by_judges(jr: J.JudgeReference) -> dict[str, list[str]]:
 
 def human_mart_differences(with_j: dict, without: dict, judges: set[str],
                            language_families=()) -> list[str]:
-    """Differences between the public marts of two builds, leaving out the label_source /
+    """Differences between the human marts (HUMAN_MARTS) of two builds, leaving out the label_source /
     judges rows of metric_values, the judges' rejected rows, and the language slice of the
     families in ``language_families`` (checked against the reference by the callers)."""
     problems = []
@@ -872,7 +873,7 @@ def test_reference_judges_do_not_change_human_metrics(tmp_path):
 
 def test_judges_do_not_change_human_metrics(builds):
     """The sample seeds built as they are and without any row of an LLM / CODE annotator in
-    the three exports: every public mart is identical (1e-9), except the judge marts, the
+    the three exports: every mart of HUMAN_MARTS is identical (1e-9), except the
     label_source/judges rows of metric_values and the judges' own rejected rows."""
     a = _built(builds, "sample", HUMAN_MARTS)
     b = _built(builds, "sample_nojudges", HUMAN_MARTS)

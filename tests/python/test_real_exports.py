@@ -25,7 +25,7 @@ annotators whose ranks are nearly all invalid (too many rejected rows).
 
 Every public mart of ``csv``, ``shapes``, ``latin1`` and ``hostile`` is compared with ``seeds``
 (floats to 1e-9). ``csv`` runs every data test; the other builds run the singular tests (the
-guards), since their marts and row statuses must equal those of ``csv``. The
+guards), since their marts and row statuses must equal those of ``seeds``, which ``csv`` equals. The
 quarantine's original values are text renderings of what each file held, so across shapes it is
 compared by its keys and reasons; between ``seeds`` and ``csv`` in full.
 """
@@ -56,7 +56,7 @@ import reference as R
 from export_schema import FILES, LABELS
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 
-pytestmark = pytest.mark.slow                      # five builds of the kit and six dbt runs of its own
+pytestmark = pytest.mark.slow                      # five builds of the kit and seven dbt runs of its own
 
 GENERATOR = PROJECT / "scripts" / "generate_exports.py"
 SEED_NAMES = FILES
@@ -328,6 +328,7 @@ def built(builds):
     out = {}
     for shape, name in SHAPES.items():
         build = builds.get(name).check()
+        assert build.returncode == 0, f"[{name}] dbt build exited with {build.returncode}:\n{build.output[-4000:]}"
         failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
         assert not failed, f"[{name}] dbt nodes failed: {failed}"
         out[shape] = build.derived("real_exports", lambda build=build: _read(build.db_path))

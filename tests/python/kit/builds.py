@@ -1,6 +1,6 @@
 """Every dbt build of the test suite, each built once per pytest session.
 
-A *scenario* is a data set (a folder of seed CSVs made by a factory) built with given vars, an
+A *scenario* is a data set (a folder of seed CSVs, or of export files, made by a factory) built with given vars, an
 optional time zone and with or without the data tests; the unit tests do not read the data, so one
 scenario (``sample``) runs them.  ``BuildPool.get(name)`` returns the scenario's ``Build``; the
 session's conftest starts every scenario that the collected test modules name in their
@@ -203,7 +203,7 @@ def scenario(name: str, data: str, vars: dict | None = None, *, tz: str | None =
     return sc
 
 
-# name -> factory(folder to write into) -> folder of seed CSVs (None: the project's own seeds)
+# name -> factory(folder to write into) -> folder of seed CSVs or export files (None: the project's own seeds)
 DATA_SETS: dict[str, Callable[[Path], Path | None]] = {}
 SCENARIOS: dict[str, Scenario] = {}
 
@@ -221,9 +221,10 @@ def data_set(name: str):
 class Build:
     scenario: Scenario
     project: Path
-    seed_dir: Path                         # what dbt loaded (a copy, taken before the build)
+    seed_dir: Path                         # what dbt loaded (a copy, taken before the build); files: the folder read
     db_path: Path
     seconds: float = 0.0
+    returncode: int | None = None          # dbt's exit code (1: a test failed or warned past its limit)
     node_results: list[dict] = field(default_factory=list)
     error: str | None = None
     output: str = ""
@@ -240,10 +241,13 @@ class Build:
 
     @property
     def vars(self) -> dict:
-        return self.scenario.vars_dict
+        """The vars dbt was given (a files scenario's input_mode and input_path included)."""
+        return self.scenario.build_vars(self.seed_dir)
 
     @property
     def reference(self) -> R.Reference:
+        if self.scenario.files:
+            raise ValueError(f"[{self.name}] reads export files: the seed reference does not apply")
         if self._ref is None:
             kwargs = {k: list(v) if isinstance(v, tuple) else v for k, v in self.scenario.ref_kwargs}
             self._ref = R.compute(self.seed_dir, null_mode=self.null_mode or "agate", **kwargs)
@@ -328,7 +332,7 @@ class BuildPool:
         handle.close()
 
     def data_dir(self, name: str) -> Path | None:
-        """The folder of a data set's seed CSVs, made once (None: the project's own seeds)."""
+        """The folder of a data set (seed CSVs or export files), made once (None: the project's own seeds)."""
         with self.data_lock:
             if name not in self.data_dirs:
                 handle = self._locked(f"data_{name}", blocking=True)
@@ -397,16 +401,18 @@ class BuildPool:
         tmp = self.root / f"build_{sc.name}"
         marker = tmp / ".ragmart-build.json"
         proj = tmp / "project"
-        build = Build(sc, proj, proj / "seeds", tmp / "ragmart.duckdb")
+        data_dir = self.data_dir(sc.data)
+        if sc.files and data_dir is None:
+            raise ValueError(f"[{sc.name}] a files scenario needs a folder of export files from data set {sc.data}")
+        build = Build(sc, proj, data_dir if sc.files else proj / "seeds", tmp / "ragmart.duckdb")
         if marker.exists():
             done = json.loads(marker.read_text())
-            build.error, build.seconds = done["error"], done["seconds"]
+            build.error, build.seconds, build.returncode = done["error"], done["seconds"], done["returncode"]
             build.output = (tmp / "dbt.log").read_text() if (tmp / "dbt.log").exists() else ""
         else:
             started = time.time()
             shutil.rmtree(tmp, ignore_errors=True)
             tmp.mkdir()
-            data_dir = self.data_dir(sc.data)
             prepare_project(tmp, None if sc.files else data_dir)
             if sc.agate_seeds:
                 agate_seed_loader(proj)
@@ -423,6 +429,7 @@ class BuildPool:
             try:
                 result = run_dbt(proj, args, env=env, log=tmp / "dbt.log")
                 build.output = result.stdout + result.stderr
+                build.returncode = result.returncode
                 if result.returncode not in (0, 1):
                     build.error = f"dbt exited with {result.returncode}: {build.output[-3000:]}"
             except subprocess.TimeoutExpired:
@@ -433,7 +440,8 @@ class BuildPool:
                 part = parse_cache.with_name(f"{parse_cache.name}.{os.getpid()}-{threading.get_ident()}")
                 shutil.copyfile(parsed, part)
                 os.replace(part, parse_cache)
-            marker.write_text(json.dumps({"error": build.error, "seconds": build.seconds}))
+            marker.write_text(json.dumps({"error": build.error, "seconds": build.seconds,
+                                          "returncode": build.returncode}))
         build.node_results = read_run_results(proj)
         if not build.db_path.exists():
             build.error = build.error or f"no database at {build.db_path}"
@@ -446,6 +454,8 @@ class BuildPool:
         build.marts = {m: (cols, [dict(zip(cols, row)) for row in rows])
                        for m, (cols, rows) in tables.items() if m in PUBLIC_MARTS}
         build.seed_tables = {m: t for m, t in tables.items() if m not in PUBLIC_MARTS}
+        if sc.files:                                     # no seed was loaded
+            return build
         build.null_mode, build.loader_problem = detect_null_mode(
             build.seed_dir, {m: t for m, t in build.seed_tables.items() if m != "records"})
         return build
