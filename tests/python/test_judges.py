@@ -54,11 +54,11 @@ MART = "judge_agreement"
 
 # =========================================================================== builds
 
-# the public marts of the human labels, which the judges must not change; not the run comparison's,
-# whose language slices move with the judges' share in a record's language (docs/rules.md)
+# the public marts of the human labels, which the judges must not change
 HUMAN_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
                "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
-               "annotator_quality", "labeling_protocol", "labeling_drift"]
+               "annotator_quality", "labeling_protocol", "labeling_drift", "run_comparison",
+               "run_comparison_queries"]
 JUDGE_MARTS = [MART, "judge_weights", "judge_metric_values"]
 
 
@@ -787,8 +787,9 @@ def language_by_judges(jr: J.JudgeReference) -> dict[str, list[str]]:
 def human_mart_differences(with_j: dict, without: dict, judges: set[str],
                            language_families=()) -> list[str]:
     """Differences between the human marts (HUMAN_MARTS) of two builds, leaving out the label_source /
-    judges rows of metric_values, the judges' rejected rows, and the language slice of the
-    families in ``language_families`` (checked against the reference by the callers)."""
+    judges rows of metric_values, the judges' rejected rows, and the language slice (metric_values,
+    run_comparison) of the families in ``language_families`` (metric_values' checked against the
+    reference by the callers)."""
     problems = []
     for mart in HUMAN_MARTS:
         a, b = with_j.get(mart), without.get(mart)
@@ -799,7 +800,7 @@ def human_mart_differences(with_j: dict, without: dict, judges: set[str],
             problems.append(f"{mart}: columns differ {a[0]} vs {b[0]}")
             continue
         ra, rb = a[1], b[1]
-        if mart == "metric_values":
+        if mart in ("metric_values", "run_comparison"):
             def keep(r):
                 return not (r.get("slice_dimension") == "label_source"
                             and r.get("slice_value") == "judges") and \
@@ -874,7 +875,8 @@ def test_reference_judges_do_not_change_human_metrics(tmp_path):
 def test_judges_do_not_change_human_metrics(builds):
     """The sample seeds built as they are and without any row of an LLM / CODE annotator in
     the three exports: every mart of HUMAN_MARTS is identical (1e-9), except the
-    label_source/judges rows of metric_values and the judges' own rejected rows."""
+    label_source/judges rows of metric_values, the judges' own rejected rows and the language
+    slices where judge rows give a record its language (metric_values' checked below)."""
     a = _built(builds, "sample", HUMAN_MARTS)
     b = _built(builds, "sample_nojudges", HUMAN_MARTS)
     judges = G.judge_ids(a.seed_dir)
