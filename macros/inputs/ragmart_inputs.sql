@@ -62,11 +62,10 @@
 {%- endmacro %}
 
 {#-
-    What an input is read from: in files mode the task's rows of `input` (base_export_files) as an
-    aliased subquery, in seeds mode `input` (the seed) itself. A model that hands no relation, or
-    at run time another relation than base_export_files or the input's seed, stops the run.
+    Stops the run when a model hands the input macros no relation for `task`, or at run time
+    another relation than base_export_files (files mode) or the input's own seed (seeds mode).
 -#}
-{% macro ragmart_input_relation(task, input) -%}
+{% macro ragmart_check_input(task, input) -%}
     {%- set expected = 'base_export_files' if ragmart_input_mode() == 'files' else ragmart_input_seed(task) -%}
     {%- if input is undefined or input is none -%}
         {{ exceptions.raise_compiler_error("ragmart: no relation given for the " ~ task ~ " input; expected ref('" ~ expected ~ "')") }}
@@ -76,6 +75,14 @@
             "ragmart: the " ~ task ~ " input is read from " ~ input ~ "; expected ref('" ~ expected ~ "') in "
             ~ ragmart_input_mode() ~ " mode") }}
     {%- endif -%}
+{%- endmacro %}
+
+{#-
+    What an input is read from: in files mode the task's rows of `input` (base_export_files) as an
+    aliased subquery, in seeds mode `input` (the seed) itself (ragmart_check_input first).
+-#}
+{% macro ragmart_input_relation(task, input) -%}
+    {%- do ragmart_check_input(task, input) -%}
     {%- if ragmart_input_mode() == 'files' -%}
         {{ return('(select * from ' ~ input ~ " where ragmart_input = '" ~ task ~ "') as " ~ task ~ '_input_rows') }}
     {%- else -%}
@@ -92,7 +99,7 @@
     their own, so a lost annotator row would silently make a judge count as a human).
 -#}
 {% macro ragmart_input_columns(task, input) -%}
-    {%- do ragmart_input_relation(task, input) -%}  {#- checks `input` #}
+    {%- do ragmart_check_input(task, input) -%}
     {%- set names = [] -%}
     {%- if execute -%}
         {%- if ragmart_input_mode() == 'files' -%}
