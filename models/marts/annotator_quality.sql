@@ -1,174 +1,112 @@
 {#-
     Per task and voter (HUMAN annotator in the role `annotator`): how much they labelled, how often
     they agree with the other voters on the units they share, and how often their vote matches the
-    adjudicated value where a unit was adjudicated, so that a lead sees who drifts. The pairwise
-    comparisons are counted from the unit's vote counts (a vote of 1 agrees with the unit's other
-    1-votes, a vote of 0 with its other 0-votes) instead of pairing the votes themselves, and the
-    votes are read in wide form (int_annotations__accepted_rows of HUMAN annotators in the role
-    `annotator`: one row per voter and unit, every label a column), so each vote row is read once
-    for all the labels of its task; only the voters' totals become one row per label.
+    adjudicated value where a unit was adjudicated, so that a lead sees who drifts. Each vote
+    (int_annotations__label_values) meets its unit's consensus (int_annotations__label_consensus),
+    which already counts the unit's votes: a vote of 1 agrees with the unit's other 1-votes, a vote
+    of 0 with its other 0-votes, so the votes need not be paired.
 -#}
 with
 
 votes as (
 
-    select * from {{ ref('int_annotations__accepted_rows') }}
+    select * from {{ ref('int_annotations__label_values') }}
     where annotator_kind = 'HUMAN' and annotator_role = 'annotator'
 
 ),
 
-adjudicated as (
+label_consensus as (
 
-    select
-        task,
-        record_uuid,
-        label,
-        consensus_value,
-        coalesce(chunk_id, '') as unit_chunk_key
-
-    from {{ ref('int_annotations__label_consensus') }}
-    where consensus_method = 'adjudicated'
-
-),
-
-task_labels as (
-    {{ ragmart_task_labels() }}
-
-),
-
-units as (
-
-    select
-        task,
-        record_uuid,
-        unit_chunk_key,
-        count(*) as n_votes,
-        {%- for label in ragmart_labels() %}
-        sum({{ label }}) as n_positive_{{ label }}{% if not loop.last %},{% endif %}
-        {%- endfor %}
-
-    from votes
-    group by task, record_uuid, unit_chunk_key
-
-),
-
-{# A vote of 1 agrees with the unit's other 1-votes, a vote of 0 with its other 0-votes. #}
-voter_totals as (
-
-    select
-        votes.task,
-        votes.annotator_id,
-        count(*) as n_units,
-        {%- for label in ragmart_labels() %}
-        sum(votes.{{ label }}) as n_positive_{{ label }},
-        count(votes.{{ label }}) as n_valued_{{ label }},
-        {%- endfor %}
-        min(votes.created_at_utc) as first_vote_at_utc,
-        max(votes.created_at_utc) as last_vote_at_utc,
-        {%- for label in ragmart_labels() %}
-        sum(
-            case
-                when units.n_votes < 2 then 0
-                when votes.{{ label }} = 1 then units.n_positive_{{ label }} - 1
-                else units.n_votes - units.n_positive_{{ label }} - 1
-            end
-        ) as n_agreeing_{{ label }},
-        {%- endfor %}
-        sum(case when units.n_votes >= 2 then 1 else 0 end) as n_shared_units,
-        sum(case when units.n_votes >= 2 then units.n_votes - 1 else 0 end) as n_other_votes
-
-    from votes
-    inner join units
-        on
-            votes.task = units.task
-            and votes.record_uuid = units.record_uuid
-            and votes.unit_chunk_key = units.unit_chunk_key
-    group by votes.task, votes.annotator_id
+    select * from {{ ref('int_annotations__label_consensus') }}
 
 ),
 
 voter_labels as (
 
     select
-        voter_totals.task,
-        voter_totals.annotator_id,
-        {{ ragmart_label_value('task_labels.label', 'voter_totals.n_positive_{label}') | indent(8) }} as n_positive,
-        {{ ragmart_label_value('task_labels.label', 'voter_totals.n_valued_{label}') | indent(8) }} as n_valued,
-        {{ ragmart_label_value('task_labels.label', 'voter_totals.n_agreeing_{label}') | indent(8) }} as n_agreeing
-
-    from voter_totals
-    inner join task_labels
-        on voter_totals.task = task_labels.task
-
-),
-
-voter_label_sums as (
-
-    select
-        task,
-        annotator_id,
-        count(*) as n_labels,
-        sum(n_positive) as n_positive,
-        sum(n_valued) as n_valued,
-        sum(n_agreeing) as n_agreeing
-
-    from voter_labels
-    group by task, annotator_id
-
-),
-
-adjudication as (
-
-    select
         votes.task,
         votes.annotator_id,
-        count(*) as n_adjudicated_labels,
+        votes.label,
+        count(*) as n_units,
+        sum(votes.label_value) as n_positive,
+        count(votes.label_value) as n_valued,
+        min(votes.created_at_utc) as first_vote_at_utc,
+        max(votes.created_at_utc) as last_vote_at_utc,
+        sum(case when label_consensus.n_votes >= 2 then 1 else 0 end) as n_shared_units,
+        sum(case when label_consensus.n_votes >= 2 then label_consensus.n_votes - 1 else 0 end) as n_other_votes,
         sum(
             case
-                when {{ ragmart_label_value('adjudicated.label', 'votes.{label}') | indent(16) }} = adjudicated.consensus_value
+                when label_consensus.n_votes < 2 then 0
+                when votes.label_value = 1 then label_consensus.n_positive_votes - 1
+                else label_consensus.n_votes - label_consensus.n_positive_votes - 1
+            end
+        ) as n_agreeing,
+        sum(case when label_consensus.consensus_method = 'adjudicated' then 1 else 0 end) as n_adjudicated_labels,
+        sum(
+            case
+                when
+                    label_consensus.consensus_method = 'adjudicated'
+                    and votes.label_value = label_consensus.consensus_value
                     then 1
                 else 0
             end
         ) as n_matching_adjudication
 
     from votes
-    inner join adjudicated
+    inner join label_consensus
         on
-            votes.task = adjudicated.task
-            and votes.record_uuid = adjudicated.record_uuid
-            and votes.unit_chunk_key = adjudicated.unit_chunk_key
-    group by votes.task, votes.annotator_id
+            votes.task = label_consensus.task
+            and votes.record_uuid = label_consensus.record_uuid
+            and votes.unit_chunk_key = label_consensus.unit_chunk_key
+            and votes.label = label_consensus.label
+    group by votes.task, votes.annotator_id, votes.label
+
+),
+
+{#
+    A vote carries every label of its task, so a voter has the same units, and the same shared
+    units, in every label: max() takes that one number.
+#}
+voters as (
+
+    select
+        task,
+        annotator_id,
+        max(n_units) as n_units,
+        sum(n_units) as n_label_votes,
+        sum(n_positive) as n_positive,
+        sum(n_valued) as n_valued,
+        min(first_vote_at_utc) as first_vote_at_utc,
+        max(last_vote_at_utc) as last_vote_at_utc,
+        max(n_shared_units) as n_shared_units,
+        sum(n_other_votes) as n_pairwise_comparisons,
+        sum(n_agreeing) as n_agreeing,
+        sum(n_adjudicated_labels) as n_adjudicated_labels,
+        sum(n_matching_adjudication) as n_matching_adjudication
+
+    from voter_labels
+    group by task, annotator_id
 
 ),
 
 labelled as (
 
     select
-        voter_totals.task,
-        voter_totals.annotator_id,
-        voter_totals.n_units,
-        voter_totals.n_units * voter_label_sums.n_labels as n_label_votes,
-        cast(voter_label_sums.n_positive as {{ ragmart_type_double() }})
-        / nullif(voter_label_sums.n_valued, 0) as positive_vote_rate,
-        voter_totals.first_vote_at_utc,
-        voter_totals.last_vote_at_utc,
-        voter_totals.n_shared_units,
-        voter_label_sums.n_labels * voter_totals.n_other_votes as n_pairwise_comparisons,
-        cast(voter_label_sums.n_agreeing as {{ ragmart_type_double() }})
-        / nullif(voter_label_sums.n_labels * voter_totals.n_other_votes, 0) as pairwise_agreement,
-        adjudication.n_adjudicated_labels,
-        cast(adjudication.n_matching_adjudication as {{ ragmart_type_double() }})
-        / adjudication.n_adjudicated_labels as adjudication_agreement
+        task,
+        annotator_id,
+        n_units,
+        n_label_votes,
+        cast(n_positive as {{ ragmart_type_double() }}) / nullif(n_valued, 0) as positive_vote_rate,
+        first_vote_at_utc,
+        last_vote_at_utc,
+        n_shared_units,
+        n_pairwise_comparisons,
+        cast(n_agreeing as {{ ragmart_type_double() }}) / nullif(n_pairwise_comparisons, 0) as pairwise_agreement,
+        n_adjudicated_labels,
+        cast(n_matching_adjudication as {{ ragmart_type_double() }})
+        / nullif(n_adjudicated_labels, 0) as adjudication_agreement
 
-    from voter_totals
-    inner join voter_label_sums
-        on
-            voter_totals.task = voter_label_sums.task
-            and voter_totals.annotator_id = voter_label_sums.annotator_id
-    left join adjudication
-        on
-            voter_totals.task = adjudication.task
-            and voter_totals.annotator_id = adjudication.annotator_id
+    from voters
 
 ),
 
@@ -183,7 +121,7 @@ final as (
         cast(n_shared_units as bigint) as n_shared_units,
         cast(n_pairwise_comparisons as bigint) as n_pairwise_comparisons,
         cast(pairwise_agreement as {{ ragmart_type_double() }}) as pairwise_agreement,
-        cast(coalesce(n_adjudicated_labels, 0) as bigint) as n_adjudicated_labels,
+        cast(n_adjudicated_labels as bigint) as n_adjudicated_labels,
         cast(adjudication_agreement as {{ ragmart_type_double() }}) as adjudication_agreement,
         first_vote_at_utc,
         last_vote_at_utc

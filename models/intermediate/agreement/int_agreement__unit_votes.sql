@@ -1,8 +1,8 @@
 {#-
     Per unit and label with at least one vote: the number of votes m_u, the 1-votes n_u1, whether
-    the votes disagree, the latest vote and the record's tier. The votes are the accepted rows of
-    HUMAN annotators in the role `annotator` (int_annotations__accepted_rows), already counted per
-    unit and label by int_annotations__label_consensus; this view adds the tier.
+    the votes disagree, the latest vote and the record's tier. The votes (accepted rows of HUMAN
+    annotators in the role `annotator`) are already counted per unit and label by
+    int_annotations__label_consensus; this view adds the tier.
 -#}
 with
 
@@ -30,7 +30,7 @@ final as (
         label_consensus.n_votes,
         label_consensus.n_positive_votes,
         label_consensus.latest_vote_at_utc,
-        coalesce(label_consensus.chunk_id, '') as unit_chunk_key,
+        label_consensus.unit_chunk_key,
         label_consensus.n_positive_votes > 0
         and label_consensus.n_positive_votes < label_consensus.n_votes as has_disagreement
 

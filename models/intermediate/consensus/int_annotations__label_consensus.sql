@@ -1,11 +1,14 @@
 {#-
     The human consensus of every unit and label (docs/rules.md, Consensus): the latest adjudicator
     row decides; else unanimous (single when one vote); else the strict majority; else tied.
-    Counted over the HUMAN rows of int_annotations__accepted_rows in wide form: one group by per unit counts the votes
-    of every label (each label a column, no window) and finds the latest adjudication among the
-    adjudicator rows alone; only then does each unit become one row per label of its task. Every
-    accepted row carries every label of its task, so the latest adjudicator row of a unit is the
-    same for all its labels.
+    Counted over the HUMAN rows of int_annotations__accepted_rows in wide form: one group by per
+    unit counts the votes of every label (each label a column, no window) and finds the latest
+    adjudication among the adjudicator rows alone; only then does each unit become one row per
+    label of its task. Every accepted row carries every label of its task, so the latest
+    adjudicator row of a unit is the same for all its labels. The wide form is a speed trick that
+    earns its keep: the same rule as one group by unit and label over int_annotations__label_values
+    took 4.6 s and 3.4 GiB instead of 2.8 s and 1.5 GiB on 2.4M retrieval rows
+    (docs/benchmarks.md, "Label values in long form").
 -#}
 {%- set labels = ragmart_labels() %}
 with
@@ -115,6 +118,7 @@ resolved as (
         record_uuid,
         {# the unit's chunk in retrieval, null in the tasks whose unit is the record #}
         case when task = 'retrieval' then unit_chunk_key end as chunk_id,
+        unit_chunk_key,
         label,
         n_votes,
         n_positive_votes,
