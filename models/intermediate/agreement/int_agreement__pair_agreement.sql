@@ -7,10 +7,10 @@
     pair of rows is joined once for all the labels of its task, and counted per record: the pair's counts are the sums
     over its records, and a record's replicate (kappa without that record's shared units) is the
     kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
-    int_judges__kappa_jackknife). Read by the mart annotator_pair_agreement. Pairing the rows of
-    int_annotations__label_values per unit and label instead took 4.7 s and 3.2 GiB against 2.2 s
-    and 1.4 GiB on 2.4M retrieval rows (docs/benchmarks.md, "Label values in long form"), so the
-    rows are paired once for all their labels.
+    int_judges__kappa_jackknife). Read by the mart annotator_pair_agreement. The wide form is a
+    speed trick that earns its keep: pairing the rows of int_annotations__label_values per unit
+    and label instead took 4.7 s and 3.1 GiB against 2.2 s and 1.4 GiB on 2.4M retrieval rows
+    (docs/benchmarks.md, "Label values in long form").
 -#}
 with
 

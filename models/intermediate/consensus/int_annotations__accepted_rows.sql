@@ -1,11 +1,11 @@
 {#-
     The accepted rows of every task, one row each, with the unit, the annotator's kind and role,
     the instant and every binary label as a column (a label of another task is null). An
-    annotator id not in the annotators input counts as a HUMAN in the role `annotator`. The human
-    readers (the consensus, the tiers, the agreement models and annotator_quality) keep the kind
-    HUMAN, int_judges__labels the kinds LLM and CODE; each counts all tasks at once, every label a
-    column. A view: no copy of the accepted rows is written, and each reader reads only the
-    columns it needs.
+    annotator id not in the annotators input counts as a HUMAN in the role `annotator`. The
+    consensus and the pair agreement count its HUMAN votes in wide form, every label a column, for
+    all tasks at once; the record grain and the agreement's voter counts read it a row at a time;
+    int_annotations__label_values turns it into one row per label. A view: no copy of the accepted
+    rows is written, and each reader reads only the columns it needs.
 -#}
 {{ config(materialized='view') }}
 

@@ -1,8 +1,8 @@
 {#-
     One row per accepted row and binary label of its task, the label's value in one column: the
-    long form of int_annotations__accepted_rows that annotator_quality (its HUMAN votes) and
-    int_judges__labels (its LLM and CODE rows) read with a plain group by label. A view: each
-    reader keeps the kinds it counts.
+    long form of int_annotations__accepted_rows. annotator_quality groups its HUMAN votes by label
+    (no column per label); int_judges__labels keeps its LLM and CODE rows. A view: each reader
+    keeps the kinds it needs.
 -#}
 {{ config(materialized='view') }}
 
