@@ -27,16 +27,21 @@ weights as (
 
 ),
 
+{# Whether a record is resolved is the record grain's to say. #}
+family_records as (
+
+    select * from {{ ref('int_records__per_family') }}
+
+),
+
 human_units as (
 
-    select
+    select distinct
         task,
         record_uuid,
-        chunk_id,
-        min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
+        chunk_id
 
     from label_consensus
-    group by task, record_uuid, chunk_id
 
 ),
 
@@ -45,8 +50,7 @@ human_records as (
     select
         task,
         record_uuid,
-        count(*) as n_units,
-        min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
+        count(*) as n_units
 
     from human_units
     group by task, record_uuid
@@ -83,7 +87,11 @@ compared_records as (
         on
             judge_units.task = human_records.task
             and judge_units.record_uuid = human_records.record_uuid
-    where human_records.is_resolved
+    inner join family_records
+        on
+            judge_units.task = family_records.task
+            and judge_units.record_uuid = family_records.record_uuid
+    where family_records.is_resolved
     group by judge_units.annotator_id, judge_units.task, judge_units.record_uuid, human_records.n_units
     having count(*) = human_records.n_units
 
