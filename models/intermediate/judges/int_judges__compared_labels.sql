@@ -44,7 +44,7 @@ final as (
         on
             judge_labels.task = label_consensus.task
             and judge_labels.record_uuid = label_consensus.record_uuid
-            and coalesce(judge_labels.chunk_id, '') = coalesce(label_consensus.chunk_id, '')
+            and judge_labels.unit_chunk_key = label_consensus.unit_chunk_key
             and judge_labels.label = label_consensus.label
     inner join family_records
         on

@@ -19,6 +19,7 @@ final as (
         record_uuid,
         chunk_id,
         chunk_rank,
+        unit_chunk_key,
         annotator_id,
         annotator_kind,
         label,

@@ -39,7 +39,7 @@ human_units as (
     select distinct
         task,
         record_uuid,
-        chunk_id
+        unit_chunk_key
 
     from label_consensus
 
@@ -63,7 +63,7 @@ judge_units as (
         annotator_id,
         task,
         record_uuid,
-        chunk_id
+        unit_chunk_key
 
     from judge_labels
 
@@ -82,7 +82,7 @@ compared_records as (
         on
             judge_units.task = human_units.task
             and judge_units.record_uuid = human_units.record_uuid
-            and coalesce(judge_units.chunk_id, '') = coalesce(human_units.chunk_id, '')
+            and judge_units.unit_chunk_key = human_units.unit_chunk_key
     inner join human_records
         on
             judge_units.task = human_records.task
@@ -122,7 +122,7 @@ judge_source as (
         on
             judge_labels.task = human_units.task
             and judge_labels.record_uuid = human_units.record_uuid
-            and coalesce(judge_labels.chunk_id, '') = coalesce(human_units.chunk_id, '')
+            and judge_labels.unit_chunk_key = human_units.unit_chunk_key
 
 ),
 
