@@ -23,7 +23,6 @@ final as (
 
     select
         accepted_rows.task,
-        accepted_rows.annotation_row_id,
         accepted_rows.record_uuid,
         accepted_rows.chunk_id,
         accepted_rows.chunk_rank,
