@@ -1,7 +1,7 @@
 {#-
     Step 1 of the row status (docs/rules.md, Row status): every row of the generation export with
     its own reason codes, `;`-separated in code order (generation has no logical constraint).
-    Superseding and duplicates follow in int_annotations__row_status.
+    Superseding and duplicates follow in int_annotations__deduplicated.
 -#}
 
 with

@@ -2,7 +2,7 @@
     Step 1 of the row status (docs/rules.md, Row status): every row of the grounding export with
     its own reason codes, `;`-separated in code order, and its labels after the constraint policy
     (under `repair`, the consequent of a violated implication is set to 1). Superseding and
-    duplicates follow in int_annotations__row_status.
+    duplicates follow in int_annotations__deduplicated.
 -#}
 {%- set rejects_implications = ragmart_constraint_policy() == 'reject' %}
 

@@ -1,8 +1,8 @@
 {#-
     Step 1 of the row status (docs/rules.md, Row status): every row of the retrieval export with
     its own reason codes, `;`-separated in code order, and its labels after the constraint policy
-    (under `repair`, the consequent of a violated implication is set to 1). Superseding,
-    duplicates and the rank check follow in int_annotations__row_status.
+    (under `repair`, the consequent of a violated implication is set to 1). Superseding and
+    duplicates follow in int_annotations__deduplicated, the rank check in int_annotations__row_status.
 -#}
 {%- set rejects_implications = ragmart_constraint_policy() == 'reject' %}
 
