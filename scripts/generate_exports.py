@@ -95,7 +95,7 @@ Statuses follow docs/rules.md under the default ``constraint_policy: reject``;
 summary.json also gives the counts under ``repair``.  The generator writes
 the status it built each row for; it does not apply the row rules itself (the
 test suite checks its statuses against the project's reference implementation
-of the rules, tests/python/reference.py).  ``expected_status.csv``
+of the rules, tests/python/reference/).  ``expected_status.csv``
 lists each non-accepted row: task, file, row_number_in_file (1-based data
 row, the header not counted), record_uuid, annotator_id, chunk_id (empty
 outside retrieval), status, reasons (``;``-separated, sorted; empty for

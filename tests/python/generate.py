@@ -1,7 +1,7 @@
 """The test suite's generated data sets: random but reproducible annotation exports.
 
 Generators write data and the outcome they were built for; the rules are applied by the
-references (reference.py, agreement_reference.py, judge_reference.py), never here. The data sets:
+references (the package reference), never here. The data sets:
 
 * ``generate(out_dir, seed=...)`` (scenario ``random``), below;
 * ``agreement_scenario(out_dir)``: 1-4 voters per unit, rare and perfect labels, every routing
@@ -38,10 +38,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import agreement_reference as A
-import judge_reference as J
 import reference as R
 from export_schema import COLUMNS, LABELS, REQUIRED  # scripts/, on pytest's pythonpath
+from reference import agreement as A
+from reference import judges as J
 
 RET_COLS, GRD_COLS, GEN_COLS = COLUMNS["retrieval"], COLUMNS["grounding"], COLUMNS["generation"]
 ANNOTATOR_COLS = COLUMNS["annotators"]
@@ -815,7 +815,7 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
       VOTE_GOLD_JUDGES, VOTE_UNITS): equal weights that tie, an out-of-bounds judge with a
       positive kappa, judges with negative kappa (weight 0).
 
-    The judge rows are built from the consensus of reference.py under both seed loaders
+    The judge rows are built from the consensus of the package reference under both seed loaders
     (agate / copy), on the units where both agree."""
     out = agreement_scenario(out_dir)
     r = random.Random(seed)

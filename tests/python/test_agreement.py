@@ -1,5 +1,5 @@
 """ADR-001 tiers and the agreement marts (annotator_agreement, annotator_pair_agreement)
-against an independent reference (agreement_reference.py), plus cross-checks of that
+against an independent reference (reference/agreement.py), plus cross-checks of that
 reference against the ``krippendorff`` package and direct formulas, and small cases worked
 out by hand.
 
@@ -22,12 +22,12 @@ from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 
-import agreement_reference as A
 import generate as G
 import numpy as np
 import pytest
 import reference as R
 from kit.compare import assert_same_rows, fail_on, same_value, value_differences
+from reference import agreement as A
 
 TOL = 1e-9
 SCENARIOS = ["sample", "generated"]
@@ -448,7 +448,7 @@ def test_generated_scenario_covers_the_cases(builds):
 
 # =========================================================================== jackknife intervals
 #
-# Direct leave-one-record-out recomputations, independent of agreement_reference.py: alpha of
+# Direct leave-one-record-out recomputations, independent of reference/agreement.py: alpha of
 # the remaining units with the ``krippendorff`` package, AC1 and kappa by the direct formulas
 # above (kappa also with scikit-learn on the sample), t from scipy.stats.t and Phi from
 # scipy.stats.norm.

@@ -1,5 +1,5 @@
 """The judge marts (docs/rules.md, "Judges") against an independent
-reference (judge_reference.py): ``judge_agreement`` (all columns, the new prevalences and
+reference (reference/judges.py): ``judge_agreement`` (all columns, the new prevalences and
 alphas included), ``judge_weights``, ``judge_metric_values`` and the ``metric_values`` rows of
 ``slice_dimension = 'label_source'``; cross-checks against the direct 2x2-table formulas,
 scikit-learn (kappa, precision, recall, F1) and the krippendorff package (both alphas); cases
@@ -41,11 +41,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import generate as G
-import judge_reference as J
 import pytest
 import reference as R
 from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
 from kit.compare import differences, fail_on, same_value, value_differences
+from reference import judges as J
 
 TOL = 1e-9
 SCENARIOS = ["sample", "judges"]
@@ -67,7 +67,7 @@ _JR: dict[tuple, J.JudgeReference] = {}
 
 
 def jcompute(seed_dir: Path, **kwargs) -> J.JudgeReference:
-    """judge_reference.compute, once per seed files' contents and arguments."""
+    """reference.judges.compute, once per seed files' contents and arguments."""
     digest = hashlib.sha256()
     for path in sorted(Path(seed_dir).glob("*.csv")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -123,7 +123,7 @@ def direct_kappa(a: int, b: int, c: int, d: int):
 
 
 def direct_measures(tp: int, fp: int, fn: int, tn: int) -> dict:
-    """Floats straight from the counts (no shared code with judge_reference)."""
+    """Floats straight from the counts (no shared code with reference.judges)."""
     n = tp + fp + fn + tn
     precision = tp / (tp + fp) if tp + fp else None
     recall = tp / (tp + fn) if tp + fn else None

@@ -1,4 +1,4 @@
-"""ADR-001 protocol marts against an independent reference (protocol_reference.py):
+"""ADR-001 protocol marts against an independent reference (reference/protocol.py):
 
 * ``metric_values`` rows with ``slice_dimension = 'tier'``;
 * ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``.
@@ -18,11 +18,11 @@ from __future__ import annotations
 from datetime import date, datetime
 
 import generate as G
-import protocol_reference as P
 import pytest
 import reference as R
 from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
 from kit.compare import assert_same_rows
+from reference import protocol as P
 
 TOL = 1e-9
 SCENARIOS = ["sample", "generated"]

@@ -3,7 +3,7 @@
 On the random data set (runs ``default``, ``v1`` and ``v2``, records sharing queries; the
 scenario sets ``max_permutation_rows`` so that the overall slices take the normal approximation
 and the smaller language slices the permutation test):
-* every row and value against comparison_reference.py (to 1e-9; permutation p-values exact);
+* every row and value against reference/comparison.py (to 1e-9; permutation p-values exact);
 * the paired differences, intervals and normal p-values against scipy's ``ttest_rel``;
 * Holm against ``statsmodels.stats.multitest.multipletests(method='holm')``;
 * the md5 permutation p-values against scipy's ``permutation_test`` with the same statistic
@@ -16,10 +16,10 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
-import comparison_reference as C
 import numpy as np
 import pytest
 from kit.compare import assert_same_rows
+from reference import comparison as C
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 

@@ -5,8 +5,8 @@ the tier it is meant for; it does not apply the rules itself. Without dbt, this 
 
 * the maker writes exactly the committed seeds/ (the checks below read what it writes, in a
   temporary folder);
-* by the reference implementation (reference.py, agreement_reference.py,
-  protocol_reference.py), every row of the four exports ends with the status and reasons it was
+* by the reference implementation (the package reference: its core,
+  reference.agreement, reference.protocol), every row of the four exports ends with the status and reasons it was
   built for, under both constraint policies;
 * every record is routed, per family, to the tier it was built for, and the sample serves the
   ADR-001 cases it is made for (15-25 % of the tier_b units with two votes disagree, in every
@@ -24,17 +24,17 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import make_sample_seeds as S
-import protocol_reference as P
 import pytest
 import reference as R
 from export_schema import FILES, LABELS
+from reference import protocol as P
 
 PROJECT = Path(__file__).resolve().parents[2]
 SEEDS = PROJECT / "seeds"
 POLICIES = ("reject", "repair")
 DRIFT_THRESHOLD = float(P.DEFAULTS["drift_disagreement_threshold"])
 DRIFT_WEEKS = ("2025-W13", "2025-W14")
-# the rules of agreement_reference.route in the order of the page's table (which shortens
+# the rules of reference.agreement.route in the order of the page's table (which shortens
 # uncertainty and adversarial); "voters" (no records.csv row) splits into fb_dual and fb_single
 SOURCES = ["explicit", "task_type", "uncertainty", "adversarial", "default", "fb_dual", "fb_single"]
 

@@ -1,5 +1,13 @@
 """Independent plain-Python reference implementation of the ragmart public contract.
 
+The package holds one module per concern, each written from docs/rules.md and never from the SQL:
+this core (inputs, row status, consensus, measures, the metric marts and the quarantine),
+``reference.agreement`` (votes, tiers, Krippendorff's alpha, AC1, kappa and their jackknife),
+``reference.protocol`` (the ADR-001 protocol marts), ``reference.judges`` (judges against the
+consensus, weights, judge-estimated metrics) and ``reference.comparison`` (the run comparison).
+Test modules import the core as ``import reference as R`` and the others as
+``from reference import agreement as A``.
+
 Written from docs/rules.md (sections Inputs, Reason codes and row status, Consensus,
 Measures, Marts) and ADRs 0002/0005/0006 only -- never from the dbt SQL -- so that the
 marts can be checked against it.  Standard library only (pandas/numpy not needed).
@@ -54,7 +62,7 @@ Decisions taken where docs/rules.md is silent
 * A record's language per family: the one distinct non-empty (trimmed) ``language`` of its
   accepted rows (all annotator kinds) in that family, else ``unknown``.
 * Runs (docs/rules.md, Runs): a record's run is the trimmed ``run_id`` of its valid row in
-  ``records.csv`` (rows checked by ``agreement_reference.load_records``; a rejected row is
+  ``records.csv`` (rows checked by ``reference.agreement.load_records``; a rejected row is
   absent), else ``default_run_id``; its pairing key per family the trimmed ``query_id``, else
   the smallest (code point order = UTF-8 byte order) trimmed query of its accepted rows in the
   family.  The metric marts have a row set per run: every run of a record with an accepted row
@@ -546,7 +554,7 @@ def record_runs(seed_dir: Path, rows: dict[str, list[Row]], null_mode: str,
                 default_run_id: str) -> dict[str, dict[str, dict]]:
     """task -> record_uuid -> {run_id, query_id, query_text, pairing_key} for every record with
     an accepted row in the family (docs/rules.md, Runs)."""
-    import agreement_reference as A
+    from reference import agreement as A
 
     valid, _rejected, _notes = A.load_records(seed_dir, null_mode)
     query_column = {"retrieval": "input_query", "grounding": "query", "generation": "query"}

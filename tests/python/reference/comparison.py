@@ -15,6 +15,7 @@ import math
 from collections import defaultdict
 
 import numpy as np
+
 from reference import GENERATION_METRICS, GROUNDING_METRICS, RETRIEVAL_METRICS, t_quantile
 
 TIE = 1e-12

@@ -6,9 +6,9 @@ The weights, the weighted vote and the judge metric values follow docs/rules.md,
 
 Written from docs/rules.md (sections "Judges", "Consensus", "Agreement and
 tiers") only, never from the dbt SQL.  Row validation, superseding, duplicates and the human
-consensus come from ``reference.py`` (``Reference.rows[task]`` with ``status`` and post-repair
+consensus come from ``reference`` (``Reference.rows[task]`` with ``status`` and post-repair
 ``labels``; ``Reference.units[task][unit]["labels" / "method"]``); the tier of a record per
-family comes from ``agreement_reference.py`` (``AgreementReference.tiers[task][record]``).
+family comes from ``reference/agreement.py`` (``AgreementReference.tiers[task][record]``).
 
 Contract, as read here
 ----------------------
@@ -26,7 +26,7 @@ Contract, as read here
   judge's and the consensus's marginals over those units; null when p_e = 1.
   kappa_ci_lower / kappa_ci_upper: the record-clustered jackknife, kappa recomputed on the
   units of every other record for each record holding a compared unit
-  (``agreement_reference.jackknife``).
+  (``reference.agreement.jackknife``).
 * precision = tp / (tp + fp), null when tp + fp = 0; recall = tp / (tp + fn), null when
   tp + fn = 0; f1 = 2 P R / (P + R), null when P or R is null or both are 0.
 
@@ -35,12 +35,12 @@ Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they m
 * The judge's value is the accepted row's post-repair label (under ``constraint_policy:
   repair`` a repaired judge row carries the repaired value, as votes do); under ``reject`` this
   is simply the parsed value.
-* ``annotator_kind`` is compared after trimming, case-sensitively (``reference.py`` trims it);
+* ``annotator_kind`` is compared after trimming, case-sensitively (``reference`` trims it);
   a kind that is ``llm``/``code`` only up to case is reported as an ambiguity.
 
 Judge weights, weighted vote and judge metric values (docs/rules.md, "Judges")
 -----------------------------------------------------------------------------
-* alpha_humans / alpha_with_judge: ``agreement_reference.label_stats`` (the alpha of docs/rules.md)
+* alpha_humans / alpha_with_judge: ``reference.agreement.label_stats`` (the alpha of docs/rules.md)
   over the units U of the row with the voters' votes, without / with the judge's value as one
   more vote; units with fewer than 2 values drop out; null when none is pairable or the
   expected disagreement is 0.
@@ -51,7 +51,7 @@ Judge weights, weighted vote and judge metric values (docs/rules.md, "Judges")
 * Weighted vote: exact sums of the exact weights of the within-bounds judges; score 0 is a
   tie.  Unlabelled records: an accepted judge row and no accepted HUMAN row (any role) in the
   family; a record is estimated when all its units (chunks with an accepted judge row) are
-  resolved.  Per-record measures as for the human consensus (``reference.py``).
+  resolved.  Per-record measures as for the human consensus (``reference``).
 * metric_values/label_source: ``human`` = the overall rows; ``judges`` = the same rule over
   the estimated records (no row when no record is estimated).
 * judge_metric_values: compared records = human-resolved records where the judge has an
@@ -69,8 +69,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import agreement_reference as A
 import reference as R
+from reference import agreement as A
 
 JUDGE_KINDS = ("LLM", "CODE")
 JUDGE_TIERS = ("all", "tier_b")
@@ -255,9 +255,9 @@ def alpha_columns(agr: A.AgreementReference, task: str, label: str, upairs: list
     """human_prevalence, judge_prevalence, alpha_humans, alpha_with_judge of one
     judge_agreement row from its (unit, judge value, consensus value) triples (exact).
 
-    Votes: agreement_reference's voters (accepted rows of HUMAN annotators of role
+    Votes: reference.agreement's voters (accepted rows of HUMAN annotators of role
     ``annotator``, post-repair values).  Krippendorff's alpha with the formula of docs/rules.md
-    (agreement_reference.label_stats); units with fewer than 2 values drop out; null when no
+    (reference.agreement.label_stats); units with fewer than 2 values drop out; null when no
     unit is pairable or the expected disagreement is 0."""
     n = len(upairs)
     humans, with_judge = [], []

@@ -4,8 +4,8 @@ Written from docs/rules.md ("Consensus", "Marts", "Agreement and tiers"),
 ADR-001, the README section "Agreement and the tiered labeling protocol" and the YAML
 descriptions of ``metric_values``, ``labeling_protocol``, ``labeling_drift`` and
 ``annotator_quality`` -- never from the dbt SQL.  Validation, consensus and per-record measures
-come from ``reference.py``; tiers, votes and ``annotator_agreement`` from
-``agreement_reference.py``.
+come from ``reference``; tiers, votes and ``annotator_agreement`` from
+``reference/agreement.py``.
 
 Entry point: ``compute(seed_dir, null_mode=..., ...)`` returns a :class:`ProtocolReference`
 whose ``marts`` hold the expected rows of
@@ -18,7 +18,7 @@ data makes them matter)
 --------------------------------------------------------------------------------------------
 * Records of a family = records with an accepted row of a HUMAN annotator (voter or
   adjudicator) in that family, i.e. records with a unit.  Their tier is the record's tier in
-  that family (agreement_reference.tiers).
+  that family (reference.agreement.tiers).
 * ``labeling_protocol`` has a row for ``all`` and for each tier with at least one record of the
   family (a family without records has no row).  The single-annotated records of the cost are
   ``n_records - n_dual_annotated`` (records with fewer than two voters; a record whose only
@@ -43,8 +43,8 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 
-import agreement_reference as A
 import reference as R
+from reference import agreement as A
 
 TIER_SLICES = ("tier_a", "tier_b")
 PROTOCOL_TIERS = ("tier_a", "tier_b", "all")
@@ -120,7 +120,7 @@ def voter_rows(ref: R.Reference, agr: A.AgreementReference, task: str) -> dict:
             assert r.annotator_id not in out[r.unit]
             out[r.unit][r.annotator_id] = r
     out = dict(out)
-    # the same votes as agreement_reference
+    # the same votes as reference.agreement
     assert {u: set(v) for u, v in out.items()} == \
         {u: set(v) for u, v in agr.votes[task].items()}, task
     return out
