@@ -1,7 +1,7 @@
 """The test suite's generated data sets: random but reproducible annotation exports.
 
 Generators write data and the outcome they were built for; the rules are applied by the
-references (the package reference), never here. The data sets:
+reference package (tests/python/reference/), never here. The data sets:
 
 * ``generate(out_dir, seed=...)`` (scenario ``random``), below;
 * ``agreement_scenario(out_dir)``: 1-4 voters per unit, rare and perfect labels, every routing
@@ -815,7 +815,7 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
       VOTE_GOLD_JUDGES, VOTE_UNITS): equal weights that tie, an out-of-bounds judge with a
       positive kappa, judges with negative kappa (weight 0).
 
-    The judge rows are built from the consensus of the package reference under both seed loaders
+    The judge rows are built from the consensus of the reference package's core under both seed loaders
     (agate / copy), on the units where both agree."""
     out = agreement_scenario(out_dir)
     r = random.Random(seed)

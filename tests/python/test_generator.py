@@ -11,7 +11,7 @@ defect occurs) and checked from the outside:
 * every row of expected_status.csv is where it says it is, and the split export's manifest lists
   the same rows as the single-file export's;
 * the statuses the generator built every row for agree, row by row, with the project's independent
-  reference implementation of the rules (the package reference), and its counts under constraint_policy
+  reference implementation of the rules (tests/python/reference/), and its counts under constraint_policy
   repair with the reference's, for two sets of arguments; nothing is left ambiguous (the generator
   does not apply the rules itself);
 * every reason code of docs/rules.md occurs; content details (languages, timestamp forms, LLM

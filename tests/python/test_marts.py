@@ -1,4 +1,4 @@
-"""The dbt marts against the independent reference (the package reference), value by value.
+"""The dbt marts against the independent reference package (tests/python/reference/), value by value.
 
 Scenarios (see conftest.py): sample, edge, edge_repair, random, edge_tokyo.  Numbers are
 compared to 1e-9 (absolute and relative), nulls must match nulls, rejected_annotations rows

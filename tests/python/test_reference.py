@@ -1,4 +1,4 @@
-"""Self-tests of the package reference: values computed by hand from fixtures/edge_cases
+"""Self-tests of the core of the reference package: values computed by hand from fixtures/edge_cases
 (see fixtures/make_edge_cases.py for the rows).  No dbt needed."""
 
 import math

@@ -5,7 +5,7 @@ the tier it is meant for; it does not apply the rules itself. Without dbt, this 
 
 * the maker writes exactly the committed seeds/ (the checks below read what it writes, in a
   temporary folder);
-* by the reference implementation (the package reference: its core,
+* by the reference implementation (the reference package: its core,
   reference.agreement, reference.protocol), every row of the four exports ends with the status and reasons it was
   built for, under both constraint policies;
 * every record is routed, per family, to the tier it was built for, and the sample serves the
@@ -15,7 +15,7 @@ the tier it is meant for; it does not apply the rules itself. Without dbt, this 
   reference's counts followed by the maker's list of deliberately bad rows and tier fixtures (when
   it is not, the test writes the block as it should read to target/sample_data_expected.txt).
 
-test_reference.py checks the dbt build of these seeds against the same reference.
+test_marts.py checks the dbt build of these seeds against the same reference.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """Independent plain-Python reference implementation of the ragmart public contract.
 
-The package holds one module per concern, each written from docs/rules.md and never from the SQL:
-this core (inputs, row status, consensus, measures, the metric marts and the quarantine),
-``reference.agreement`` (votes, tiers, Krippendorff's alpha, AC1, kappa and their jackknife),
-``reference.protocol`` (the ADR-001 protocol marts), ``reference.judges`` (judges against the
-consensus, weights, judge-estimated metrics) and ``reference.comparison`` (the run comparison).
-Test modules import the core as ``import reference as R`` and the others as
-``from reference import agreement as A``.
+The package holds one module per concern: this core (inputs, row status, consensus, measures, the
+metric marts and the quarantine), ``reference.agreement`` (votes, tiers, Krippendorff's alpha,
+AC1, kappa and their jackknife), ``reference.protocol`` (the ADR-001 protocol marts),
+``reference.judges`` (judges against the consensus, weights, judge-estimated metrics) and
+``reference.comparison`` (the run comparison). Test modules import the core as ``import reference
+as R`` and the others as ``from reference import agreement as A``.
 
 Written from docs/rules.md (sections Inputs, Reason codes and row status, Consensus,
 Measures, Marts) and ADRs 0002/0005/0006 only -- never from the dbt SQL -- so that the

@@ -3,7 +3,7 @@
 Written from docs/rules.md (sections "Inputs" -- the optional ``records``
 seed --, "Agreement and tiers", "Consensus") and ADR-001 only, never from the dbt SQL.
 Row validation, superseding and duplicates of the annotation seeds are *not* re-derived:
-they come from ``reference`` (``Reference.rows[task]`` with ``status``, post-repair
+they come from the core of ``reference`` (``Reference.rows[task]`` with ``status``, post-repair
 ``labels``, ``unit`` and ``annotator_id``).
 
 Entry point: ``compute(seed_dir, null_mode=..., constraint_policy=..., ...)`` returns an
@@ -34,7 +34,7 @@ Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they m
 ---------------------------------------------------------------------------------
 * ``records`` cells are loaded like the other seeds (``reference.read_csv``: empty, and under
   the agate loader the text ``null``, are NULL).  ``record_uuid`` is used as loaded (no
-  trimming, as ``reference`` does for the annotation ids); blank means missing -> rejected.
+  trimming, as the core of ``reference`` does for the annotation ids); blank means missing -> rejected.
 * ``task_type`` is matched exactly (no trimming, case-sensitive).  A value that would match
   only after trimming is an ambiguity.
 * ``model_uncertainty``: blank is empty (matches no rule); otherwise it must be a plain

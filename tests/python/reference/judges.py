@@ -6,7 +6,7 @@ The weights, the weighted vote and the judge metric values follow docs/rules.md,
 
 Written from docs/rules.md (sections "Judges", "Consensus", "Agreement and
 tiers") only, never from the dbt SQL.  Row validation, superseding, duplicates and the human
-consensus come from ``reference`` (``Reference.rows[task]`` with ``status`` and post-repair
+consensus come from the core of ``reference`` (``Reference.rows[task]`` with ``status`` and post-repair
 ``labels``; ``Reference.units[task][unit]["labels" / "method"]``); the tier of a record per
 family comes from ``reference/agreement.py`` (``AgreementReference.tiers[task][record]``).
 
@@ -35,7 +35,7 @@ Decisions where docs/rules.md is silent (reported in ``ambiguities`` when they m
 * The judge's value is the accepted row's post-repair label (under ``constraint_policy:
   repair`` a repaired judge row carries the repaired value, as votes do); under ``reject`` this
   is simply the parsed value.
-* ``annotator_kind`` is compared after trimming, case-sensitively (``reference`` trims it);
+* ``annotator_kind`` is compared after trimming, case-sensitively (the core of ``reference`` trims it);
   a kind that is ``llm``/``code`` only up to case is reported as an ambiguity.
 
 Judge weights, weighted vote and judge metric values (docs/rules.md, "Judges")
@@ -51,7 +51,7 @@ Judge weights, weighted vote and judge metric values (docs/rules.md, "Judges")
 * Weighted vote: exact sums of the exact weights of the within-bounds judges; score 0 is a
   tie.  Unlabelled records: an accepted judge row and no accepted HUMAN row (any role) in the
   family; a record is estimated when all its units (chunks with an accepted judge row) are
-  resolved.  Per-record measures as for the human consensus (``reference``).
+  resolved.  Per-record measures as for the human consensus (the core of ``reference``).
 * metric_values/label_source: ``human`` = the overall rows; ``judges`` = the same rule over
   the estimated records (no row when no record is estimated).
 * judge_metric_values: compared records = human-resolved records where the judge has an

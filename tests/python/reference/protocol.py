@@ -4,7 +4,7 @@ Written from docs/rules.md ("Consensus", "Marts", "Agreement and tiers"),
 ADR-001, the README section "Agreement and the tiered labeling protocol" and the YAML
 descriptions of ``metric_values``, ``labeling_protocol``, ``labeling_drift`` and
 ``annotator_quality`` -- never from the dbt SQL.  Validation, consensus and per-record measures
-come from ``reference``; tiers, votes and ``annotator_agreement`` from
+come from the core of ``reference``; tiers, votes and ``annotator_agreement`` from
 ``reference/agreement.py``.
 
 Entry point: ``compute(seed_dir, null_mode=..., ...)`` returns a :class:`ProtocolReference`
