@@ -21,7 +21,10 @@ already there), then measures, each in its own process:
 Before the sizes it measures the build's fixed cost once: the same dbt build on a tiny export
 (--fixed-cost-records records), which is what every build pays whatever its size (start-up, parsing,
 and one query per model and data test). After each dbt build it lists the slowest nodes from dbt's
-run_results.json.
+run_results.json, and adds up the node time of each part of the build (manifest.json: a model by
+its folder or its mart's group, the data tests apart): the parts the core-job floor does too, and
+the rest (agreement and protocol, judges, run comparison, data tests), with the ratio to the floor
+that the build would have if only the floor's share of the work ran at the floor's speed.
 
 It reports wall time, peak memory (max RSS of the process and its children), rows per second and
 each step's ratio to both floors, and writes the table to docs/benchmarks.md. Timings are
@@ -211,6 +214,7 @@ def run_dbt(folder: Path, work: Path, memory_limit: str | None = None, unit_test
     if database.exists():
         result["database_mib"] = database.stat().st_size / 2**20
     result["nodes"] = slowest_nodes(target / "run_results.json")
+    result["parts"] = node_parts(target)
     return result
 
 
@@ -228,6 +232,49 @@ def slowest_nodes(run_results: Path, count: int = 8) -> list[tuple[str, float]]:
     timed = sorted(((node_name(r["unique_id"]), r["execution_time"]) for r in results), key=lambda n: -n[1])
     total = sum(seconds for _, seconds in timed)
     return [("all nodes (sum over dbt's threads)", total), *timed[:count]]
+
+
+# The parts of a build, by the work they do; the first four are the work the core-job floor does too.
+FLOOR_PARTS = ("reading and parsing", "row checks and statuses", "consensus, records and measures", "quarantine")
+OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "data tests", "other")
+
+
+def part_of(node: dict) -> str:
+    """Which part of the build a node of manifest.json belongs to (its folder, else its mart's group)."""
+    path, name = node.get("original_file_path", ""), node.get("name", "")
+    if node.get("resource_type") == "test":
+        return "data tests"
+    if node.get("resource_type") != "model":
+        return "other"
+    if path.startswith("models/staging/"):
+        return "reading and parsing"
+    if path.startswith("models/intermediate/validation/"):
+        return "row checks and statuses"
+    if path.startswith("models/intermediate/agreement/") or node.get("group") == "agreement":
+        return "agreement and protocol"
+    if path.startswith("models/intermediate/judges/") or node.get("group") == "judges":
+        return "judges"
+    if path.startswith("models/intermediate/runs/") or name.startswith(COMPARISON_MODELS):
+        return "run comparison"
+    if node.get("group") == "quarantine":
+        return "quarantine"
+    if path.startswith(("models/intermediate/", "models/marts/")):
+        return "consensus, records and measures"
+    return "other"
+
+
+def node_parts(target: Path) -> dict[str, tuple[int, float]] | None:
+    """Nodes and node time (summed over dbt's threads) of each part of a build, from its target folder."""
+    run_results, manifest = target / "run_results.json", target / "manifest.json"
+    if not run_results.exists() or not manifest.exists():
+        return None
+    nodes = json.loads(manifest.read_text()).get("nodes", {})
+    parts = {part: (0, 0.0) for part in FLOOR_PARTS + OTHER_PARTS}
+    for r in json.loads(run_results.read_text())["results"]:
+        part = part_of(nodes.get(r["unique_id"], {}))
+        count, seconds = parts[part]
+        parts[part] = (count + 1, seconds + r["execution_time"])
+    return parts
 
 
 def is_comparison_model(unique_id: str) -> bool:
@@ -495,6 +542,7 @@ def size_report(results: list[dict], fixed: dict | None) -> list[str]:
         lines += ["", f"Fixed cost: the same dbt build on a tiny export ({fixed['rows']:,} retrieval rows) took "
                   f"{fixed['seconds']:.1f} s and {fixed['peak_mib']:,.0f} MiB ({status}); every build pays it, whatever "
                   "its size (start-up, parsing, one query per model and data test)."]
+    lines += parts_report(results)
     timed = [r for r in results if r.get("nodes")]
     if timed:
         lines += ["", "Slowest nodes of each dbt build (seconds, from dbt's run_results.json):", "",
@@ -502,6 +550,33 @@ def size_report(results: list[dict], fixed: dict | None) -> list[str]:
         for r in timed:
             for node, seconds in r["nodes"]:
                 lines.append(f"| {r['rows']:,} | {r['step']} | {node} | {seconds:.1f} |")
+    return lines
+
+
+def parts_report(results: list[dict]) -> list[str]:
+    """Where each dbt build's node time goes, and what the build would take if the work the core-job floor
+    also does ran at the floor's speed while the rest took its measured share of the wall time."""
+    builds = [r for r in results if r.get("parts") and r.get("core_ratio") is not None]
+    if not builds:
+        return []
+    lines = ["", "Where each dbt build's node time goes (seconds summed over dbt's threads, from run_results.json and "
+             "manifest.json; a model by its folder or its mart's group, every data test under data tests). The "
+             "first four parts are the work the core-job floor does too. The last column is what the build would "
+             "take if those four ran exactly at the floor's speed and the other parts kept their share of the "
+             "build's wall time: a bound on what a faster core alone can reach.", "",
+             "| retrieval rows | step | " + " | ".join(FLOOR_PARTS + OTHER_PARTS) + " | floor's work, share | "
+             "rest at its share of the wall time (s) | core-job floor + rest: ratio to the floor |",
+             "|---:|---|" + "---:|" * (len(FLOOR_PARTS + OTHER_PARTS) + 3)]
+    for r in builds:
+        parts = r["parts"]
+        total = sum(seconds for _, seconds in parts.values()) or 1.0
+        floor_share = sum(parts[p][1] for p in FLOOR_PARTS) / total
+        floor_seconds = r["seconds"] / r["core_ratio"]
+        rest = (1 - floor_share) * r["seconds"]
+        cells = " | ".join(f"{parts[p][1]:.1f} ({parts[p][0]})" for p in FLOOR_PARTS + OTHER_PARTS)
+        lines.append(f"| {r['rows']:,} | {r['step']} | {cells} | {floor_share:.0%} | {rest:.1f} | "
+                     f"{(floor_seconds + rest) / floor_seconds:.2f} |")
+    lines += ["", "Each cell: node time (nodes)."]
     return lines
 
 
