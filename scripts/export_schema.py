@@ -1,13 +1,18 @@
 """The shape of ragmart's inputs, for the project's Python tools and tests.
 
 One place that knows the exports as docs/rules.md describes them: the files, their columns in the
-order the project's tools write them, the labels, the required columns, the unit of a row and the
-logical constraints between labels.  The sample maker (make_sample_seeds.py), the export generator
+order the project's tools write them, the labels, the required columns, the unit of a row, the
+logical constraints between labels, and the one CSV writer of the files they write
+(``write_csv``). The sample maker (make_sample_seeds.py), the export generator
 (generate_exports.py) and the tests import it; the SQL has its own copy of these rules, so the
 Python checks stay independent of it.
 """
 
 from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 TASKS = ("retrieval", "grounding", "generation")
 
@@ -62,3 +67,14 @@ CONSTRAINTS = {
                   ("violates:fabricated_implies_cited", "fabricated_source", "source_cited", "implies")],
     "generation": [],
 }
+
+
+def write_csv(path: Path | str, header: Sequence[str], rows: Iterable[Sequence | Mapping]) -> None:
+    """A CSV file as the project's tools write the exports and seeds: UTF-8 without a byte-order mark,
+    comma-separated, `"` quotes only where a value needs them, `\\n` line ends. A row is a sequence in
+    the order of ``header`` or a mapping by column name (a column it lacks is empty; None is empty)."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows([row.get(column, "") for column in header] if isinstance(row, Mapping) else row
+                         for row in rows)

@@ -131,7 +131,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS  # scripts/, beside this file
+from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, write_csv  # scripts/, beside this file
 
 TEXT_COLUMNS = {
     "retrieval": ["input_query", "chunk"],
@@ -1400,13 +1400,8 @@ def blocks_in_order(args, gen: Generator):
 
 
 def write_annotators(path: Path, humans: list) -> None:
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(COLUMNS["annotators"])
-        for ann, _, _, name in humans:
-            w.writerow([ann, "HUMAN", "annotator", name])
-        w.writerow(ADJUDICATOR)
-        w.writerow(LLM_JUDGE)
+    write_csv(path, COLUMNS["annotators"],
+              [[ann, "HUMAN", "annotator", name] for ann, _, _, name in humans] + [ADJUDICATOR, LLM_JUDGE])
 
 
 def main(argv=None) -> int:

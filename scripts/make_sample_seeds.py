@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
-from export_schema import COLUMNS, FILES, LABELS, TASKS  # scripts/, beside this file
+from export_schema import COLUMNS, FILES, LABELS, TASKS, write_csv  # scripts/, beside this file
 
 SEED = 20250301
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -1269,13 +1269,6 @@ def build_sample() -> tuple[list[Record], dict]:
 # --------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------
-def write_csv(path: Path, header: list, rows: list) -> None:
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
-
-
 def read_csv(path: Path) -> list:
     with path.open(encoding="utf-8", newline="") as fh:
         return list(csv.reader(fh))

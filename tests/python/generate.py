@@ -39,7 +39,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import reference as R
-from export_schema import COLUMNS, LABELS, REQUIRED  # scripts/, on pytest's pythonpath
+from export_schema import COLUMNS, LABELS, REQUIRED, write_csv  # scripts/, on pytest's pythonpath
 from reference import agreement as A
 from reference import judges as J
 
@@ -300,22 +300,6 @@ class Gen:
         return rows
 
 
-def _write(path: Path, cols: list[str], rows: list[dict]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=cols, lineterminator="\n", extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({c: r.get(c, "") for c in cols})
-
-
-def _write_rows(path: Path, header: list[str], rows: list) -> None:
-    """A CSV file of tuples under ``header``."""
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-
-
 def generation_row(rec: str, ann: str, when: str, helpful: str = "true", **labels) -> dict:
     """A generation export row of a hand-made case: every label true, unless given."""
     return {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
@@ -328,13 +312,13 @@ def write_generation_case(out: Path, generation_rows: list[dict], records_rows: 
     """A hand-made seed folder: the generation rows, empty retrieval and grounding exports, the
     annotators h1, h2 (HUMAN annotators), adj (HUMAN adjudicator) and llm (LLM), and records.csv
     rows (record_uuid, task_type, model_uncertainty, is_adversarial, tier)."""
-    _write(out / "retrieval_annotations.csv", RET_COLS, [])
-    _write(out / "grounding_annotations.csv", GRD_COLS, [])
-    _write(out / "generation_annotations.csv", GEN_COLS, generation_rows)
-    _write_rows(out / "annotators.csv", ANNOTATOR_COLS,
+    write_csv(out / "retrieval_annotations.csv", RET_COLS, [])
+    write_csv(out / "grounding_annotations.csv", GRD_COLS, [])
+    write_csv(out / "generation_annotations.csv", GEN_COLS, generation_rows)
+    write_csv(out / "annotators.csv", ANNOTATOR_COLS,
                 [("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
                  ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
-    _write_rows(out / "records.csv", RECORDS_COLS[:5], records_rows)
+    write_csv(out / "records.csv", RECORDS_COLS[:5], records_rows)
 
 
 RECORDS_COLS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier", "run_id",
@@ -365,15 +349,15 @@ def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     g = Gen(seed)
-    _write(out / "retrieval_annotations.csv", RET_COLS, g.retrieval(n_retrieval))
-    _write(out / "grounding_annotations.csv", GRD_COLS,
+    write_csv(out / "retrieval_annotations.csv", RET_COLS, g.retrieval(n_retrieval))
+    write_csv(out / "grounding_annotations.csv", GRD_COLS,
            g.answer_family("grounding", n_grounding, "grd"))
-    _write(out / "generation_annotations.csv", GEN_COLS,
+    write_csv(out / "generation_annotations.csv", GEN_COLS,
            g.answer_family("generation", n_generation, "gen"))
-    _write_rows(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
+    write_csv(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
     record_ids = ([f"ret-{i:04d}" for i in range(n_retrieval)] + [f"grd-{i:04d}" for i in range(n_grounding)]
                   + [f"gen-{i:04d}" for i in range(n_generation)])
-    _write(out / "records.csv", RECORDS_COLS, records_rows(record_ids, seed + 1))
+    write_csv(out / "records.csv", RECORDS_COLS, records_rows(record_ids, seed + 1))
     return out
 
 
@@ -505,10 +489,10 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
                        g.instant(base + timedelta(days=1), 86400), vote("retrieval", truth),
                        lang, extra, allow_bad=False)
 
-    _write(out / "retrieval_annotations.csv", RET_COLS, rows["retrieval"])
-    _write(out / "grounding_annotations.csv", GRD_COLS, rows["grounding"])
-    _write(out / "generation_annotations.csv", GEN_COLS, rows["generation"])
-    _write_rows(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
+    write_csv(out / "retrieval_annotations.csv", RET_COLS, rows["retrieval"])
+    write_csv(out / "grounding_annotations.csv", GRD_COLS, rows["grounding"])
+    write_csv(out / "generation_annotations.csv", GEN_COLS, rows["generation"])
+    write_csv(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
 
     # records.csv: the fixed cases first (each on several records), then random rows;
     # ~30 % of the records are absent; some rows are bad or duplicated.
@@ -540,11 +524,8 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
         pos += 1
     rec_rows.append(("rec-not-annotated", "factual_qa", "", "", ""))
     r.shuffle(rec_rows)
-    with open(out / "records.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(COLUMNS["records"] + ["run_id", "notes"])
-        for row in rec_rows:
-            w.writerow(list(row) + [_run_of(row[0]), r.choice(["", "from routing export"])])
+    write_csv(out / "records.csv", COLUMNS["records"] + ["run_id", "notes"],
+              [[*row, _run_of(row[0]), r.choice(["", "from routing export"])] for row in rec_rows])
     return out
 
 
@@ -889,7 +870,7 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
             {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}, 6))
     for task, spec in R.TASKS.items():
         path = out / f"{spec['seed']}.csv"
-        _write(path, _cols(task), _read_rows(path) + new[task])
+        write_csv(path, _cols(task), _read_rows(path) + new[task])
     with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
     with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:
@@ -923,8 +904,7 @@ def without_judges(seed_dir, out) -> Path:
         col = rows[0].index("annotator_id")
         kept = [rows[0]] + [row for row in rows[1:] if len(row) <= col or row[col] not in judges]
         assert len(kept) < len(rows), f"{path.name}: no judge row to remove"
-        with open(out / path.name, "w", newline="", encoding="utf-8") as fh:
-            csv.writer(fh, lineterminator="\n").writerows(kept)
+        write_csv(out / path.name, kept[0], kept[1:])
     return out
 
 
