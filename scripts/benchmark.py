@@ -207,6 +207,7 @@ def run_dbt(folder: Path, work: Path, memory_limit: str | None = None, unit_test
         env["RAGMART_DUCKDB_MEMORY_LIMIT"] = memory_limit
     variables = json.dumps({"input_mode": "files", "input_path": str(folder)})
     target = work / "target"
+    (target / "run_results.json").unlink(missing_ok=True)          # no figures of an earlier build
     result = measure([DBT, "build", "--project-dir", str(PROJECT), "--profiles-dir", str(PROJECT / "profiles"),
                       "--exclude", "resource_type:seed", "--vars", variables,
                       *([] if unit_tests else ["--exclude-resource-type", "unit_test"]),
@@ -239,26 +240,32 @@ FLOOR_PARTS = ("reading and parsing", "row checks and statuses", "consensus, rec
 OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "data tests", "other")
 
 
+# The folders of the intermediate models of the consensus, the record grain and the measures.
+MEASURE_FOLDERS = tuple(f"models/intermediate/{folder}/" for folder in
+                        ("consensus", "records", "retrieval", "grounding", "generation", "metrics", "runs"))
+
+
 def part_of(node: dict) -> str:
-    """Which part of the build a node of manifest.json belongs to (its folder, else its mart's group)."""
-    path, name = node.get("original_file_path", ""), node.get("name", "")
+    """Which part of the build a node of manifest.json belongs to: a model by its name (the run
+    comparison), its folder or its mart's group; a model none of them names is "other"."""
+    path, name, group = node.get("original_file_path", ""), node.get("name", ""), node.get("group")
     if node.get("resource_type") == "test":
         return "data tests"
     if node.get("resource_type") != "model":
         return "other"
+    if name.startswith(COMPARISON_MODELS):
+        return "run comparison"
     if path.startswith("models/staging/"):
         return "reading and parsing"
     if path.startswith("models/intermediate/validation/"):
         return "row checks and statuses"
-    if path.startswith("models/intermediate/agreement/") or node.get("group") == "agreement":
+    if path.startswith("models/intermediate/agreement/") or group == "agreement":
         return "agreement and protocol"
-    if path.startswith("models/intermediate/judges/") or node.get("group") == "judges":
+    if path.startswith("models/intermediate/judges/") or group == "judges":
         return "judges"
-    if path.startswith("models/intermediate/runs/") or name.startswith(COMPARISON_MODELS):
-        return "run comparison"
-    if node.get("group") == "quarantine":
+    if group == "quarantine":
         return "quarantine"
-    if path.startswith(("models/intermediate/", "models/marts/")):
+    if path.startswith(MEASURE_FOLDERS) or group == "metrics":
         return "consensus, records and measures"
     return "other"
 
@@ -556,7 +563,7 @@ def size_report(results: list[dict], fixed: dict | None) -> list[str]:
 def parts_report(results: list[dict]) -> list[str]:
     """Where each dbt build's node time goes, and what the build would take if the work the core-job floor
     also does ran at the floor's speed while the rest took its measured share of the wall time."""
-    builds = [r for r in results if r.get("parts") and r.get("core_ratio") is not None]
+    builds = [r for r in results if r.get("parts") and r.get("core_ratio") is not None and r["exit"] == 0]
     if not builds:
         return []
     lines = ["", "Where each dbt build's node time goes (seconds summed over dbt's threads, from run_results.json and "

@@ -72,9 +72,18 @@ CONSTRAINTS = {
 def write_csv(path: Path | str, header: Sequence[str], rows: Iterable[Sequence | Mapping]) -> None:
     """A CSV file as the project's tools write the exports and seeds: UTF-8 without a byte-order mark,
     comma-separated, `"` quotes only where a value needs them, `\\n` line ends. A row is a sequence in
-    the order of ``header`` or a mapping by column name (a column it lacks is empty; None is empty)."""
+    the order of ``header`` or a mapping by column name (a column it lacks is empty; None is empty; a
+    name that is not a column stops it, so that a misspelt column is not written empty)."""
+
+    def values(row):
+        if not isinstance(row, Mapping):
+            return row
+        unknown = set(row) - set(header)
+        if unknown:
+            raise ValueError(f"{path}: {sorted(unknown)} are not columns of {list(header)}")
+        return [row.get(column, "") for column in header]
+
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(header)
-        writer.writerows([row.get(column, "") for column in header] if isinstance(row, Mapping) else row
-                         for row in rows)
+        writer.writerows(values(row) for row in rows)
