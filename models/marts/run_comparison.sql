@@ -1,6 +1,7 @@
 {#-
     Every compared pair of runs, per family, metric (and K) and slice (overall, language): the
-    paired difference with its 95 % t interval, wins, ties and losses, the two-sided p-value of the
+    paired difference with its 95 % t interval, the metric's direction, wins, ties and losses (a win
+    is the candidate being better, whichever the direction), the two-sided p-value of the
     paired test and Holm's adjustment over the metrics of one comparison and slice
     (docs/rules.md, Run comparison).
 -#}
@@ -129,6 +130,7 @@ final as (
             {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'upper', clip=false) }}
             as {{ ragmart_type_double() }}
         ) as difference_ci_upper,
+        higher_is_better,
         cast(n_wins as bigint) as n_wins,
         cast(n_ties as bigint) as n_ties,
         cast(n_losses as bigint) as n_losses,

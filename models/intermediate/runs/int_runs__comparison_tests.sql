@@ -1,7 +1,8 @@
 {#-
     One row per compared pair of runs, metric (and K) and slice (overall, language) with at least
     one pair (docs/rules.md, Run comparison): the paired counts, both means over the pairs, the
-    mean difference and its standard deviation, wins, ties and losses, and which test gives the
+    mean difference and its standard deviation, the metric's direction, wins, ties and losses (a
+    win is the candidate being better in that direction), and which test gives the
     p-value: the sign-flip permutation test when n_pairs · B ≤ max_permutation_rows, else the
     normal approximation.
 -#}
@@ -52,6 +53,7 @@ summarised as (
         avg(difference) as difference,
         sum(difference) as difference_sum,
         stddev_samp(difference) as difference_stddev,
+        higher_is_better,
         sum(case when outcome = 'win' then 1 else 0 end) as n_wins,
         sum(case when outcome = 'tie' then 1 else 0 end) as n_ties,
         sum(case when outcome = 'loss' then 1 else 0 end) as n_losses,
@@ -64,6 +66,7 @@ summarised as (
         family,
         metric,
         k,
+        higher_is_better,
         slice_dimension,
         slice_value
 

@@ -3,6 +3,8 @@
     one of the two runs (docs/rules.md, Run comparison): both values, the difference d = candidate −
     baseline and its outcome when the key has a value in both (a pair), and the key's language:
     that of its baseline records, or of its candidate records when it has none in the baseline.
+    The outcome reads the difference in the metric's direction: a `win` is the candidate being
+    better (a higher value, or a lower one for the six measures where lower is better).
 -#}
 with
 
@@ -79,19 +81,29 @@ joined as (
 
 ),
 
-final as (
+directed as (
 
     select
         *,
         candidate_value - baseline_value as difference,
-        case
-            when candidate_value - baseline_value > 1e-12 then 'win'
-            when candidate_value - baseline_value < -1e-12 then 'loss'
-            when candidate_value - baseline_value is not null then 'tie'
-        end as outcome
+        {{ ragmart_higher_is_better('metric') }} as higher_is_better
 
     from joined
     where baseline_value is not null or candidate_value is not null
+
+),
+
+final as (
+
+    select
+        *,
+        case
+            when abs(difference) <= 1e-12 then 'tie'
+            when (difference > 0) = higher_is_better then 'win'
+            when difference is not null then 'loss'
+        end as outcome
+
+    from directed
 
 )
 

@@ -19,6 +19,15 @@ import numpy as np
 from reference import GENERATION_METRICS, GROUNDING_METRICS, RETRIEVAL_METRICS, t_quantile
 
 TIE = 1e-12
+# The measures where a lower value is the better system (the contract's list, written out here so
+# that the reference does not take the direction from the project's spec).
+LOWER_IS_BETTER = frozenset({"misleading_context_rate", "unsupported_claim_rate", "contradiction_rate",
+                             "conditional_fabrication_rate", "incompleteness_rate", "unsafe_content_rate"})
+
+
+def direction(metric: str) -> int:
+    """+1 when a higher value is the better system, -1 when a lower one is."""
+    return -1 if metric in LOWER_IS_BETTER else 1
 RUN_COMPARISON_KEY = ["baseline_run_id", "candidate_run_id", "family", "metric", "k",
                       "slice_dimension", "slice_value"]
 QUERIES_KEY = ["baseline_run_id", "candidate_run_id", "family", "metric", "k", "pairing_key"]
@@ -135,7 +144,7 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
                                     "metric": metric, "k": k, "pairing_key": key, "query_text": min(texts),
                                     "baseline_record_uuids": b["records"], "candidate_record_uuids": c["records"],
                                     "baseline_value": bv, "candidate_value": cv, "difference": d,
-                                    "outcome": outcome(d)})
+                                    "outcome": outcome(direction(metric) * d)})
             slices = [("overall", "all", keyed)]
             for lang in sorted({x[1] for x in keyed}):
                 slices.append(("language", lang, [x for x in keyed if x[1] == lang]))
@@ -174,8 +183,11 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
                              "baseline_value": sum(bv for _k, bv, _c in paired) / n,
                              "candidate_value": sum(cv for _k, _b, cv in paired) / n,
                              "difference": mean_d, "difference_ci_lower": lo, "difference_ci_upper": hi,
-                             "n_wins": int((d > TIE).sum()), "n_ties": int((np.abs(d) <= TIE).sum()),
-                             "n_losses": int((d < -TIE).sum()), "p_value": p, "p_value_method": method})
+                             "higher_is_better": direction(metric) == 1,
+                             "n_wins": int((direction(metric) * d > TIE).sum()),
+                             "n_ties": int((np.abs(d) <= TIE).sum()),
+                             "n_losses": int((direction(metric) * d < -TIE).sum()),
+                             "p_value": p, "p_value_method": method})
     families: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         r["p_value_holm"] = None
@@ -189,5 +201,7 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
     return {"run_comparison": rows, "run_comparison_queries": queries}
 
 
-def outcome(d: float) -> str:
+def outcome(better_by: float) -> str:
+    """`win` when the candidate is better by more than the tie tolerance (better_by is the difference
+    times the measure's direction), `loss` when worse."""
     return "win" if d > TIE else "loss" if d < -TIE else "tie"
