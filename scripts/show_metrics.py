@@ -3,10 +3,12 @@
 Every metric mart is computed per evaluation run (README, "Evaluation runs"): retrieval_metrics is
 printed with its run_id, grounding_metrics and generation_metrics with one column per run (side by
 side, in several tables when the runs do not fit the width). When the database has the mart
-run_comparison with rows, a short table per compared pair of runs follows (slice overall: the
-difference candidate - baseline with its 95 % interval, Holm's adjusted p-value, whether it is
-significant, and the queries lower in the candidate), and, from run_comparison_queries, how many
-queries are lower in the candidate on at least one measure.
+run_comparison with rows, each compared pair of runs follows: first the verdict (the measures on
+which the candidate is significantly better or worse after Holm, in each measure's direction),
+then a short table (slice overall: the difference candidate - baseline with its 95 % interval,
+Holm's adjusted p-value, the verdict, and the queries on which the candidate is better and
+worse), and, from run_comparison_queries, how many queries are worse in the candidate on at least
+one measure.
 
 Every line fits 100 columns: a column name too long for that is printed under a short heading, and
 a legend line below the table names the column behind each short heading.
@@ -43,14 +45,20 @@ COMPARISON_HEADINGS = {
     "difference_ci_lower": "ci_lower",
     "difference_ci_upper": "ci_upper",
     "p_value_holm": "p_holm",
-    "is_significant": "signif",
+    "n_wins": "wins",
     "n_losses": "losses",
 }
 COMPARISON_COLUMNS = ("family", "metric", "k", "n_pairs", "difference", "difference_ci_lower",
-                      "difference_ci_upper", "p_value_holm", "is_significant", "n_losses")
-# printed: the measure (metric@k; the metric names tell the families apart) and the numbers
-COMPARISON_SHOWN = ("measure", *COMPARISON_COLUMNS[3:])
+                      "difference_ci_upper", "p_value_holm", "is_significant", "higher_is_better", "n_wins",
+                      "n_losses")
+# printed: the measure (metric@k; the metric names tell the families apart), the numbers, the
+# verdict (from is_significant and the direction) and the wins and losses
+COMPARISON_SHOWN = ("measure", "n_pairs", "difference", "difference_ci_lower", "difference_ci_upper",
+                    "p_value_holm", "verdict", "n_wins", "n_losses")
 FAMILY_ORDER = ("retrieval", "grounding", "generation")
+# The measures where a lower value is better, for the legend (the marts carry higher_is_better).
+LOWER_IS_BETTER = ("misleading_context_rate", "unsupported_claim_rate", "contradiction_rate",
+                   "conditional_fabrication_rate", "incompleteness_rate", "unsafe_content_rate")
 
 
 def _format(value: object) -> str:
@@ -121,9 +129,32 @@ def print_side_by_side(mart: str, columns: list[str], rows: list[tuple]) -> None
                     [(name, *[rows[i][j + 1] for i in group]) for j, name in enumerate(names)])
 
 
+def verdict(difference: float | None, significant: bool, higher_is_better: bool) -> str:
+    """`better` or `worse` for a significant difference (the candidate against the baseline, in the
+    measure's direction), `-` otherwise."""
+    if not significant or difference is None or difference == 0:
+        return "-"
+    return "better" if (difference > 0) == higher_is_better else "worse"
+
+
+def verdict_lines(candidate: str, baseline: str, members: list[tuple]) -> list[str]:
+    """The sentences that open a comparison: the significant measures, better ones first."""
+    lines = []
+    for word in ("better", "worse"):
+        for measure, _n, difference, lower, upper, p_holm, shown, *_ in members:
+            if shown == word:
+                interval = "" if lower is None else f" [{lower:.3f}, {upper:.3f}]"
+                direction = "higher" if difference is not None and (difference > 0) == (word == "better") else "lower"
+                lines.append(f"{candidate} is {word} than {baseline} on {measure}: {difference:+.3f}{interval},"
+                             f" p_holm {p_holm:.3f} ({direction} is better)")
+    if not lines:
+        lines.append(f"{candidate} against {baseline}: no measure differs significantly after Holm")
+    return lines
+
+
 def print_comparison(connection) -> None:
-    """The overall rows of run_comparison per (baseline, candidate), and the queries that are lower
-    in the candidate (run_comparison_queries)."""
+    """Per (baseline, candidate) of run_comparison: the verdict, the overall rows, and the queries
+    that are worse in the candidate (run_comparison_queries)."""
     if not has_table(connection, "run_comparison"):
         return
     relation = connection.sql(
@@ -142,15 +173,23 @@ def print_comparison(connection) -> None:
             " count(distinct case when outcome = 'loss' then pairing_key end), count(distinct pairing_key)"
             " from run_comparison_queries group by baseline_run_id, candidate_run_id").fetchall()}
     for pair in dict.fromkeys((r[0], r[1]) for r in rows):
-        members = [(f"{r[3]}@{r[4]}" if r[4] is not None else r[3], *r[5:]) for r in rows if (r[0], r[1]) == pair]
-        print_table(f"run_comparison: {pair[1]} against the baseline {pair[0]} (overall)",
-                    list(COMPARISON_SHOWN), members, COMPARISON_HEADINGS)
-        print("diff = difference = candidate - baseline, with its 95 % interval")
+        # (measure, n_pairs, difference, ci_lower, ci_upper, p_holm, verdict, n_wins, n_losses)
+        members = [(f"{r[3]}@{r[4]}" if r[4] is not None else r[3], *r[5:10], verdict(r[6], r[10], r[11]),
+                    r[12], r[13]) for r in rows if (r[0], r[1]) == pair]
+        title = f"run_comparison: {pair[1]} against the baseline {pair[0]} (overall)"
+        print(f"\nverdict: {pair[1]} against the baseline {pair[0]} (overall, significant after Holm)")
+        for line in verdict_lines(pair[1], pair[0], members):
+            print(textwrap.fill(line, width=WIDTH, subsequent_indent="  ", break_on_hyphens=False))
+        print_table(title, list(COMPARISON_SHOWN), members, COMPARISON_HEADINGS)
+        print("diff = difference = candidate - baseline, with its 95 % interval; verdict: better or worse when")
+        print("significant after Holm; wins, losses: queries better, worse in the candidate. Lower is better")
+        print(textwrap.fill("for " + ", ".join(LOWER_IS_BETTER) + "; higher for the others.", width=WIDTH,
+                            break_on_hyphens=False))
         if pair in queries:
-            lower, total = queries[pair]
-            print(textwrap.fill(f"run_comparison_queries: {lower} of {total} queries are lower in {pair[1]} than in "
-                                f"{pair[0]} on at least one measure (losses: a regression where higher is better);"
-                                " sort by difference for the list", width=WIDTH, break_on_hyphens=False))
+            worse, total = queries[pair]
+            print(textwrap.fill(f"run_comparison_queries: {worse} of {total} queries are worse in {pair[1]} than in "
+                                f"{pair[0]} on at least one measure (outcome = 'loss'; worst first: order by"
+                                " abs(difference) desc)", width=WIDTH, break_on_hyphens=False))
 
 
 def main() -> int:

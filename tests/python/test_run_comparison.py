@@ -25,8 +25,8 @@ from statsmodels.stats.multitest import multipletests
 
 SCENARIOS_USED = ["random", "sample"]
 VALUES = ["n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value", "candidate_value",
-          "difference", "difference_ci_lower", "difference_ci_upper", "n_wins", "n_ties", "n_losses",
-          "p_value", "p_value_method", "p_value_holm", "is_significant"]
+          "difference", "difference_ci_lower", "difference_ci_upper", "higher_is_better", "n_wins", "n_ties",
+          "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant"]
 QUERY_VALUES = ["query_text", "baseline_record_uuids", "candidate_record_uuids", "baseline_value",
                 "candidate_value", "difference", "outcome"]
 
@@ -97,11 +97,19 @@ def test_readme_worked_example(sample_expected):
     assert text.replace("[-", "[−") in readme, text
     assert f"p = {ndcg['p_value']:.3f}" in readme and ndcg["p_value_holm"] == 1 and not ndcg["is_significant"]
     misleading = rows[("misleading_context_rate", 5)]
-    assert misleading["is_significant"] and (misleading["n_wins"], misleading["n_losses"]) == (0, 16)
+    # lower is better: the 16 queries whose misleading context fell are wins
+    assert misleading["is_significant"] and (misleading["n_wins"], misleading["n_losses"]) == (16, 0)
+    assert not misleading["higher_is_better"]
     text = (f"@5: {misleading['difference']:.3f} [{misleading['difference_ci_lower']:.3f}, "
             f"{misleading['difference_ci_upper']:.3f}]").replace("-", "−")
     assert text in readme, text
     assert f"p_holm = {misleading['p_value_holm']:.3f}" in readme
+    incomplete = rows[("incompleteness_rate", None)]
+    # the planned regression: bot-v2 cuts answers short, so incompleteness rises: losses, no win
+    assert (incomplete["n_pairs"], incomplete["n_wins"], incomplete["n_losses"]) == (54, 0, 3)
+    text = (f"`incompleteness_rate` +{incomplete['difference']:.3f} [{incomplete['difference_ci_lower']:.3f}, "
+            f"{incomplete['difference_ci_upper']:.3f}]").replace("[-", "[−")
+    assert text in readme and incomplete["p_value_holm"] == 1, text
     mrr = rows[("mrr", 1)]
     assert f"(p_holm = {mrr['p_value_holm']:.3f})" in readme and not mrr["is_significant"]
     losses = sorted((q for q in sample_expected["run_comparison_queries"]

@@ -204,4 +204,4 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
 def outcome(better_by: float) -> str:
     """`win` when the candidate is better by more than the tie tolerance (better_by is the difference
     times the measure's direction), `loss` when worse."""
-    return "win" if d > TIE else "loss" if d < -TIE else "tie"
+    return "win" if better_by > TIE else "loss" if better_by < -TIE else "tie"
