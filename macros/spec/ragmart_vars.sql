@@ -39,6 +39,12 @@
     {{ return('error' if fail in [true, 'true', 'True', 1, '1'] else 'warn') }}
 {%- endmacro %}
 
+{#- The severity of the test that warns of annotator ids the annotators input does not list (var fail_on_unknown_annotators). -#}
+{% macro ragmart_unknown_annotators_severity() -%}
+    {%- set fail = var('fail_on_unknown_annotators', false) -%}
+    {{ return('error' if fail in [true, 'true', 'True', 1, '1'] else 'warn') }}
+{%- endmacro %}
+
 {#- A one-column relation (column k) with one row per cut-off of retrieval_k_values. -#}
 {% macro ragmart_k_values_relation() -%}
     {%- for k in ragmart_k_values() %}

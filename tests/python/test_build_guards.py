@@ -1,16 +1,22 @@
-"""The build guards: too many rejected rows, and a missing annotators input, fail `dbt build` with a clear message.
+"""The build guards: too many rejected rows, a missing annotators input and unlisted annotator
+ids fail or warn `dbt build` with a clear message.
 
-Three `dbt build`s on the project's own sample:
+Four `dbt build`s on the project's own sample:
 
 1. the session's sample build (conftest.py), default vars: the share guard
    (``assert_rejected_share_within_limit``) and the annotators guard
    (``assert_annotators_input_present``) pass, the rejection test
    (``assert_no_annotation_rows_rejected``) warns, its failure count is the number of rejected rows
-   and it prints one line per task with the rows per reason code;
-2. on a copy of that build's project and database, ``annotators.csv`` emptied (header only), the
+   and it prints one line per task with the rows per reason code; the unlisted-annotators test
+   (``assert_export_annotators_are_listed``) warns, naming each id of the exports that
+   ``annotators.csv`` does not list with its rows per task (counted here from the seed files);
+2. on a copy of it, one LLM judge's id misspelled in the retrieval seed and
+   ``{fail_on_unknown_annotators: true}``: the build fails naming the misspelled id, its rows and
+   the listed id it is closest to;
+3. on that copy of that build's project and database, ``annotators.csv`` emptied (header only), the
    annotators seed, its staging model and
    ``assert_annotators_input_present``: the build fails with the annotators message;
-3. ``assert_annotators_input_present assert_rejected_share_within_limit`` on the tables of 1 and 2
+4. ``assert_annotators_input_present assert_rejected_share_within_limit`` on the tables of 2 and 3
    with ``{require_annotators: false, max_rejected_share: 0.001}``: the annotators guard passes and
    the share guard fails the build with the per-reason message, the exports over the limit marked.
 
@@ -20,9 +26,10 @@ sets, count, format), not read from the macro.
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import duckdb
@@ -35,6 +42,8 @@ EXPORTS = ["retrieval", "grounding", "generation"]
 SHARE_TEST = "assert_rejected_share_within_limit"
 WARN_TEST = "assert_no_annotation_rows_rejected"
 ANNOTATORS_TEST = "assert_annotators_input_present"
+UNLISTED_TEST = "assert_export_annotators_are_listed"
+MISSPELLED = ("llm.judge-gpt4o", "llm.judge-gtp4o")   # (listed id, the typo written into the retrieval seed)
 
 
 def _by_name(results: list[dict]) -> dict[str, dict]:
@@ -85,6 +94,22 @@ def expected_lines(db: Path, tasks: list[str], max_share: float | None = None) -
     return lines
 
 
+def unlisted_ids(seeds: Path) -> dict[str, dict[str, int]]:
+    """Annotator ids of the three export seeds that annotators.csv does not list: rows per task."""
+    def rows(name: str) -> list[dict]:
+        with open(seeds / name, newline="", encoding="utf-8-sig") as fh:
+            return list(csv.DictReader(fh))
+
+    listed = {r["annotator_id"].strip() for r in rows("annotators.csv")}
+    out: dict[str, dict[str, int]] = defaultdict(Counter)
+    for task in EXPORTS:
+        for r in rows(f"{task}_annotations.csv"):
+            annotator = (r["annotator_id"] or "").strip()
+            if annotator and annotator not in listed:
+                out[annotator][task] += 1
+    return out
+
+
 def _stripped_lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines()}
 
@@ -101,6 +126,14 @@ def runs(builds, tmp_path_factory):
     out = {"sample": (0 if sample.error is None else 1, sample.output, _by_name(results),
                       expected_lines(sample.db_path, EXPORTS + ["records"]))}
     project = Project(tmp_path_factory.mktemp("build_guards"), sample)
+
+    (retrieval,) = list((project.path / "seeds").rglob("retrieval_annotations.csv"))
+    text = retrieval.read_text(encoding="utf-8")
+    assert text.count(f",{MISSPELLED[0]},") > 0
+    retrieval.write_text(text.replace(f",{MISSPELLED[0]},", f",{MISSPELLED[1]},"), encoding="utf-8")
+    code, text, results = project.build(["retrieval_annotations", "+" + UNLISTED_TEST],
+                                        {"fail_on_unknown_annotators": True})
+    out["misspelled_judge"] = (code, text, results, unlisted_ids(retrieval.parent))
 
     seed = project.annotators_seed()
     seed.write_text(seed.read_text(encoding="utf-8-sig").splitlines()[0] + "\n", encoding="utf-8")
@@ -129,6 +162,37 @@ def test_sample_passes_the_guards_and_warns_with_rows_per_reason(runs):
     printed = _stripped_lines(text)
     for line in lines.values():
         assert line in printed, f"missing summary line:\n{line}\n\nin:\n{text[-6000:]}"
+
+
+def test_sample_warns_of_the_annotator_ids_it_does_not_list(runs):
+    """The sample's exports use t.grosse, whom annotators.csv does not list: a warning names the id
+    with its rows per task (no listed id is close, so nothing is suggested); the build passes."""
+    code, text, results, _ = runs["sample"]
+    unlisted = unlisted_ids(Path(__file__).resolve().parents[2] / "seeds")
+    assert set(unlisted) == {"t.grosse"}, unlisted
+    assert code == 0 and results[UNLISTED_TEST]["status"] == "warn", results[UNLISTED_TEST]
+    assert results[UNLISTED_TEST]["failures"] == sum(len(tasks) for tasks in unlisted.values())
+    assert ("ragmart: 1 annotator id(s) of the exports are not in the annotators input; their rows count as"
+            " HUMAN annotators") in text
+    for annotator, tasks in unlisted.items():
+        line = f"{annotator}: " + ", ".join(f"{task} {n:,} row(s)" for task, n in sorted(tasks.items()))
+        assert line in _stripped_lines(text), f"missing line:\n{line}\n\nin:\n{text[-6000:]}"
+    assert "fail_on_unknown_annotators: true" in text
+
+
+def test_a_misspelled_judge_id_fails_the_build_under_the_var_naming_the_closest_id(runs):
+    code, text, results, unlisted = runs["misspelled_judge"]
+    assert code != 0, text[-4000:]
+    assert results[UNLISTED_TEST]["status"] == "error", results[UNLISTED_TEST]
+    message = results[UNLISTED_TEST]["message"]
+    assert set(unlisted) == {"t.grosse", MISSPELLED[1]}, unlisted
+    assert "ragmart: 2 annotator id(s) of the exports are not in the annotators input and the var" \
+           " fail_on_unknown_annotators is true" in message
+    typo = unlisted[MISSPELLED[1]]
+    assert list(typo) == ["retrieval"] and typo["retrieval"] > 0
+    assert f"{MISSPELLED[1]}: retrieval {typo['retrieval']:,} row(s); did you mean {MISSPELLED[0]}?" in message
+    assert "t.grosse: " in message and "t.grosse: generation" in message and "did you mean" not in \
+        next(line for line in message.splitlines() if "t.grosse" in line)
 
 
 def test_empty_annotators_input_fails_the_build(runs):

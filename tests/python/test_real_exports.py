@@ -15,6 +15,13 @@ built once per session beside the others):
   text columns;
 * ``latin1``: every file in latin-1 with semicolons, read with ``input_encoding: latin-1`` and
   ``csv_delimiter: ';'``;
+* ``mixed``: the encodings and annotators files of a real team, under ``input_encoding: latin-1``:
+  an adjudicator and a judge with non-ASCII ids (``m.könig``, ``llm.prüfer-gpt4o``), the
+  retrieval and generation exports saved as latin-1 beside UTF-8 grounding exports, the
+  annotators list in UTF-8 with an identical daily copy beside it, and the adjudicator's row in a
+  latin-1 annotators file (with a row repeated from the UTF-8 list): each file is decoded on its
+  own, identical annotators rows count once, so the marts are those of ``seeds`` with the two ids
+  renamed;
 * ``hostile``: the CSV folder under a path with a space, brackets and an apostrophe, with a
   ragged row (too few fields), a row with too many fields, an unterminated quote and a 5 MB cell;
   the bad records are quarantined as ``malformed_row`` with their file and row, the rest loads;
@@ -23,7 +30,7 @@ duplicated column, a file whose header matches none of its records, a file named
 a format the build cannot read (.xlsx), unusable annotator rows, and an export without
 annotators whose ranks are nearly all invalid (too many rejected rows).
 
-Every public mart of ``csv``, ``shapes``, ``latin1`` and ``hostile`` is compared with ``seeds``
+Every public mart of ``csv``, ``shapes``, ``latin1``, ``mixed`` and ``hostile`` is compared with ``seeds``
 (floats to 1e-9). ``csv`` runs every data test; the other builds run the singular tests (the
 guards), since their marts and row statuses must equal those of ``seeds``, which ``csv`` equals. The
 quarantine's original values are text renderings of what each file held, so across shapes it is
@@ -215,6 +222,37 @@ def _write_latin1(src: Path, dst: Path) -> None:
         _write_csv(dst / path.name, header, rows, delimiter=";", encoding="latin-1")
 
 
+# mixed: the ids the files give two annotators of the generated export
+RENAMED = {"m.koenig": "m.könig", "llm.judge-gpt4o": "llm.prüfer-gpt4o"}
+LATIN1_FAMILIES = ("retrieval", "generation")       # mixed: the exports saved as latin-1
+
+
+def _renamed_ids(header: list[str], rows: list[list[str]]) -> list[list[str]]:
+    if "annotator_id" not in header:
+        return rows
+    column = header.index("annotator_id")
+    return [row[:column] + [RENAMED.get(row[column], row[column])] + row[column + 1:] for row in rows]
+
+
+def _write_mixed(src: Path, dst: Path) -> None:
+    dst.mkdir(parents=True)
+    for path in _export_files(src):
+        header, rows = _read_rows(path)
+        rows = _renamed_ids(header, rows)
+        if path.name.startswith("records"):
+            _write_csv(dst / path.name, header, rows)
+        elif path.name.startswith("annotators"):
+            adjudicator = [row for row in rows if row[0] == RENAMED["m.koenig"]]
+            others = [row for row in rows if row[0] != RENAMED["m.koenig"]]
+            assert adjudicator and any(row[0] == RENAMED["llm.judge-gpt4o"] for row in others)
+            _write_csv(dst / "annotators.csv", header, others)
+            _write_csv(dst / "annotators_copy_2025-03-02.csv", header, others)
+            _write_csv(dst / "annotators_adjudicators.csv", header, adjudicator + others[:1], encoding="latin-1")
+        else:
+            latin1 = path.name.startswith(LATIN1_FAMILIES)
+            _write_csv(dst / path.name, header, rows, encoding="latin-1" if latin1 else "utf-8")
+
+
 MALFORMED = {
     # file: (data row the bad record takes, its text)
     "retrieval_annotations_part001.csv": (5, "ragged,row,with,too,few,fields"),
@@ -264,7 +302,8 @@ def _rewritten(write, folder: str, out: Path) -> Path:
 
 data_set("real_csv")(_export)
 for _name, _write, _folder in [("real_seeds", _append_parts, "seeds"), ("real_shapes", _write_shapes, "shapes"),
-                               ("real_latin1", _write_latin1, "latin1"), ("real_hostile", _write_hostile, "a b [c] d'e")]:
+                               ("real_latin1", _write_latin1, "latin1"), ("real_mixed", _write_mixed, "mixed"),
+                               ("real_hostile", _write_hostile, "a b [c] d'e")]:
     data_set(_name)(functools.partial(_rewritten, _write, _folder))
 
 scenario("real_seeds", "real_seeds", tests=True, generic_tests=False)
@@ -272,9 +311,10 @@ scenario("real_csv", "real_csv", tests=True, files=True)
 scenario("real_shapes", "real_shapes", tests=True, generic_tests=False, files=True)
 scenario("real_latin1", "real_latin1", {"input_encoding": "latin-1", "csv_delimiter": ";"}, tests=True,
          generic_tests=False, files=True)
+scenario("real_mixed", "real_mixed", {"input_encoding": "latin-1"}, tests=True, generic_tests=False, files=True)
 scenario("real_hostile", "real_hostile", tests=True, generic_tests=False, files=True)
 SHAPES = {"seeds": "real_seeds", "csv": "real_csv", "shapes": "real_shapes", "latin1": "real_latin1",
-          "hostile": "real_hostile"}
+          "mixed": "real_mixed", "hostile": "real_hostile"}
 SCENARIOS_USED = list(SHAPES.values())
 
 
@@ -373,6 +413,35 @@ def test_every_export_shape_gives_the_marts_of_clean_csv(built, shape, mart):
         expected = sorted((row[:column] + (row[column].encode("latin-1", "replace").decode("latin-1"),) + row[column + 1:]
                            for row in expected), key=repr)
     assert _rows_equal(expected, built[shape][mart]), f"{mart} differs for the {shape} files"
+
+
+def _latin1_text(text: str) -> str:
+    """A text as a latin-1 file holds it: `?` for every character latin-1 lacks."""
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+@pytest.mark.parametrize("mart", [m for m in PUBLIC_MARTS if m != "rejected_annotations"])
+def test_mixed_encodings_and_annotators_files_give_the_marts_of_clean_csv(built, mart):
+    """Each file decoded on its own and identical annotators rows counted once: the marts of
+    ``seeds`` with the two annotators renamed (a latin-1 reading of the UTF-8 list, or a UTF-8
+    reading of the latin-1 one, would make the judge or the adjudicator an unlisted human voter)."""
+    def renamed(row: tuple) -> tuple:
+        row = tuple(RENAMED.get(v, v) if isinstance(v, str) else v for v in row)
+        if mart == "run_comparison_queries" and row[2] in LATIN1_FAMILIES:  # query_text of a latin-1 export
+            row = row[:6] + (_latin1_text(row[6]),) + row[7:]
+        return row
+
+    expected = sorted((renamed(row) for row in built["seeds"][mart]), key=repr)
+    assert _rows_equal(expected, built["mixed"][mart]), f"{mart} differs for the mixed files"
+    if mart == "judge_agreement":  # the renamed judge is read as the LLM judge it is
+        assert RENAMED["llm.judge-gpt4o"] in {v for row in built["mixed"][mart] for v in row}
+
+
+def test_mixed_encodings_quarantine_the_same_rows(built):
+    renamed = sorted((tuple(RENAMED.get(v, v) if isinstance(v, str) else v for v in key)
+                      for key in built["seeds"]["quarantine_keys"]), key=repr)
+    assert built["mixed"]["quarantine_keys"] == renamed
+    assert built["mixed"]["row_status"] == built["seeds"]["row_status"]
 
 
 @pytest.mark.parametrize("shape", ["shapes", "latin1"])
@@ -501,6 +570,16 @@ def _unusable_annotators(folder: Path) -> None:
     _write_csv(folder / "annotators.csv", header, rows)
 
 
+def _conflicting_annotators(folder: Path) -> None:
+    """Yesterday's copy of the list beside today's, where one judge became a CODE annotator: the
+    identical rows count once, the judge has two kinds."""
+    header, rows = _read_rows(folder / "annotators.csv")
+    (folder / "annotators.csv").rename(folder / "annotators_2025-03-01.csv")
+    changed = [row[:1] + ["CODE"] + row[2:] if row[0] == "llm.judge-gpt4o" else row for row in rows]
+    assert changed != rows
+    _write_csv(folder / "annotators_2025-03-02.csv", header, changed)
+
+
 def _no_annotators_and_bad_ranks(folder: Path) -> None:
     (folder / "annotators.csv").rename(folder / "anotators.csv")       # a typo: not the annotators input
     for path in folder.glob("retrieval*.csv"):
@@ -515,6 +594,7 @@ FAILING = {  # case: (how the export is changed, what dbt selects; None: everyth
     "header_mismatch": (_header_mismatch, None),
     "other_format": (_other_format, None),
     "unusable_annotators": (_unusable_annotators, ["+assert_annotators_are_valid"]),
+    "conflicting_annotators": (_conflicting_annotators, ["+assert_annotators_are_valid"]),
     "no_annotators": (_no_annotators_and_bad_ranks, None),
 }
 
@@ -552,9 +632,24 @@ def test_a_file_named_for_an_input_in_another_format_stops_the_build(failed):
 
 def test_unusable_annotator_rows_stop_the_build(failed):
     text = failed["unusable_annotators"]
-    assert "row(s) of the annotators input cannot be used as they are" in text
-    assert "annotator_kind AI, role annotator: annotator_kind is not HUMAN, LLM or CODE" in text
-    assert "role reviewer: role is not annotator or adjudicator; annotator_id listed more than once" in text
+    assert "annotator id(s) of the annotators input cannot be used as they are" in text
+    assert ("annotator_id gpt.judge: annotator_kind is not HUMAN, LLM or CODE"
+            " (annotator_kind AI, role annotator in annotators.csv)") in text
+    # the id listed twice, once as HUMAN annotator and once with role reviewer: named once, both listings
+    first = next(line for line in text.splitlines() if "role reviewer in annotators.csv" in line).strip()
+    assert "annotator_id listed with different kinds or roles" in first and "role is not annotator or adjudicator" in first
+    assert first.count("annotator_kind HUMAN") == 2
+    named = first.split(":")[0] + ":"
+    assert {line.strip() for line in text.splitlines() if line.strip().startswith(named)} == {first}
+
+
+def test_an_annotator_listed_with_two_kinds_stops_the_build_naming_both_files(failed):
+    text = failed["conflicting_annotators"]
+    assert ("annotator_id llm.judge-gpt4o: annotator_id listed with different kinds or roles (annotator_kind CODE,"
+            " role annotator in annotators_2025-03-02.csv; annotator_kind LLM, role annotator in"
+            " annotators_2025-03-01.csv)") in text
+    # the other annotators are listed identically in both files: they count once and are not named
+    assert "annotator_id a.schaefer" not in text and "1 annotator id(s)" in text
 
 
 def test_missing_annotators_and_mass_rejection_fail_the_build(failed):

@@ -15,8 +15,11 @@ that no rows are left out unnoticed. All are appended by column name, with:
   many fields, an unterminated quote), else null. Such a row has no other value and is
   quarantined as `malformed_row`.
 
-CSV files: UTF-8 (a byte-order mark is dropped) or the var `input_encoding`, and UTF-16 when the
-file starts with its byte-order mark (Excel's "Unicode text"); `\\n`, `\\r\\n` or `\\r` line ends;
+CSV files, each decoded on its own: UTF-16 when the file starts with its byte-order mark (Excel's
+"Unicode text"); UTF-8 when it is valid UTF-8 (a byte-order mark is dropped), whatever the var
+`input_encoding`; else the var `input_encoding` (`latin-1`; with the default `utf-8` such a file
+stops the build, naming the line). So one latin-1 export beside a UTF-8 annotators file reads
+both right: latin-1 text with accented letters is practically never valid UTF-8; `\\n`, `\\r\\n` or `\\r` line ends;
 an Excel `sep=;` first line names the delimiter; else the delimiter is `,`, `;` or a tab,
 whichever the header line holds most (or the var `csv_delimiter`); `"` quotes with `""` escapes; a
 record may be up to 64 MB. Each CSV file is read once by DuckDB into a temporary table, with
@@ -119,11 +122,27 @@ def _count_outside_quotes(line, character):
     return count
 
 
-def _file_encoding(head, encoding):
-    """The encoding of a file from its first bytes: a UTF-16 or UTF-8 byte-order mark wins over the var."""
+def _is_utf8(path):
+    """Whether the whole file is valid UTF-8 (read in blocks; a character split between two blocks is
+    decoded whole)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    with _open(path) as handle:
+        try:
+            for block in iter(lambda: handle.read(1 << 24), b""):
+                decoder.decode(block)
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+def _file_encoding(path, head, encoding):
+    """The encoding of one file: a UTF-16 or UTF-8 byte-order mark decides; else a file that is valid
+    UTF-8 is UTF-8 whatever the var; else the var's encoding (the default, UTF-8, then stops the
+    build with the line that is not UTF-8)."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    if head.startswith(codecs.BOM_UTF8):
+    if head.startswith(codecs.BOM_UTF8) or encoding == "utf-8" or _is_utf8(path):
         return "utf-8"
     return encoding
 
@@ -138,7 +157,8 @@ def _decode(data, encoding, file_name, final=True):
         line = data.count(b"\n", 0, error.start) + 1
         raise ExportFileError(
             f"{file_name}: line {line} is not valid {encoding} (byte {error.start + 1} of the file);"
-            " set the var input_encoding (utf-8 or latin-1) to the file's encoding") from None
+            " a file that is not UTF-8 is read in the encoding of the var input_encoding: set it to latin-1"
+            " for a file saved as latin-1 (Windows-1252 spreadsheets)") from None
 
 
 def _read_header(path, encoding, forced_delimiter):
@@ -149,7 +169,7 @@ def _read_header(path, encoding, forced_delimiter):
     file_name = os.path.basename(path)
     with _open(path) as handle:
         head = handle.read(1 << 20)
-    encoding = _file_encoding(head, encoding)
+    encoding = _file_encoding(path, head, encoding)
     lines = re.split(r"\r\n|\n|\r", _decode(head, encoding, file_name, final=False), maxsplit=2)
     skip = 0
     sep_line = re.fullmatch(r"sep=(.)", lines[0].strip("\ufeff "))
