@@ -3,13 +3,22 @@
 
 Reads the published DuckDB database, $RAGMART_DUCKDB_PATH (default ragmart.duckdb; a relative path
 is relative to the project root, as in scripts/build.py), opened READ-ONLY, and writes one HTML file
-(default target/report.html of the project) with a section per question the marts answer: the
-headline metrics with their 95 % intervals, the retrieval measures against K, the slices side by
-side, annotator agreement against the alpha target, the pairwise kappas, the labeling protocol and
-its drift alerts, the judges' calibration and bias, the quarantine and the run comparison. Each
-section names the mart it reads ("Source: ..."); each chart has its numbers in the table beside it
-(the columns named as in the mart, values to 3 decimals, null as "–") and in the tooltip of each
-mark. A mart that is missing or empty gives a one-line note in its section instead of a crash.
+(default target/report.html of the project). It opens with the verdict, one screen (1400 px wide)
+a lead can read and forward: per compared pair of runs the measures significantly better and worse
+after Holm (run_comparison, slice overall, in each measure's direction: higher_is_better and the
+sign of difference) as sentences, the share of each export that was rejected (export_row_counts),
+each run's
+headline metrics at one K with their intervals (metric_values), and a link to each section below.
+Then a section per question the marts answer: the headline metrics with their 95 % intervals, the
+retrieval measures against K, the slices side by side, annotator agreement against the alpha
+target, the pairwise kappas, the labeling protocol and its drift alerts, the judges' calibration
+and bias, the quarantine and the run comparison (its regression list: the losses, the queries on
+which the candidate is worse in the measure's direction, worst first per measure, with the query
+text and both runs' records). Each section names the mart it reads ("Source: ..."); each chart and
+each sentence has its numbers in a table beside it (the columns named as in the mart, values to 3
+decimals, null as "–"), and each mark in its tooltip. Legends wrap within their chart, so none runs
+into another. A mart that is missing or empty gives a one-line note in its section instead of a
+crash.
 
 The charts are hand-written inline SVG, not Altair / Vega-Lite: the file then holds no script at
 all, needs no network and no JavaScript engine to show its charts (the report opens offline in any
@@ -252,13 +261,44 @@ def mark(tooltip: str, *shapes: str) -> str:
     return f'<g class="mark"><title>{esc(tooltip)}</title>' + "".join(shapes) + "</g>"
 
 
-def legend(items: list[tuple[str, str]], x: float, y: float) -> list[str]:
-    out = []
-    for name, color in items:
-        out.append(f'<circle cx="{x + 5:.1f}" cy="{y - 4:.1f}" r="4" fill="{color}"/>')
-        out.append(text(x + 13, y, name))
-        x += 24 + CHAR_WIDTH * len(name)
-    return out
+LEGEND_LINE = 16        # px between the lines of a legend
+LEGEND_CHAR_WIDTH = 7.0  # px per character of a legend's names: wider than CHAR_WIDTH, for wide fonts
+
+
+def legend_width(name: str) -> float:
+    """The width a legend item takes: its dot, its name and the gap to the next item."""
+    return 24 + LEGEND_CHAR_WIDTH * len(name)
+
+
+def legend_lines(items: list[tuple[str, str]], width: float) -> list[list[tuple[str, str]]]:
+    """The items in lines of at most `width` px (an item wider than that alone on its line)."""
+    lines: list[list[tuple[str, str]]] = []
+    used = width
+    for item in items:
+        if not lines or used + legend_width(item[0]) - 10 > width:
+            lines.append([])
+            used = 0.0
+        lines[-1].append(item)
+        used += legend_width(item[0])
+    return lines
+
+
+def legend(items: list[tuple[str, str]], x: float, y: float, width: float) -> tuple[list[str], float]:
+    """A legend of the series from (x, y), wrapped into lines that stay within `width` px so that it
+    never runs into the chart beside it; returns its parts (one <g class="legend">, none without
+    items) and the height it adds below its first line."""
+    lines = legend_lines(items, width)
+    if not lines:
+        return [], 0.0
+    out = ['<g class="legend">']
+    for index, line in enumerate(lines):
+        left, top = x, y + index * LEGEND_LINE
+        for name, color in line:
+            out.append(f'<circle cx="{left + 5:.1f}" cy="{top - 4:.1f}" r="4" fill="{color}"/>')
+            out.append(text(left + 13, top, name))
+            left += legend_width(name)
+    out.append("</g>")
+    return out, (len(lines) - 1) * LEGEND_LINE
 
 
 def x_axis(scale: Scale, domain: tuple[float, float], top: float, bottom: float, whole: bool = False) -> list[str]:
@@ -277,6 +317,7 @@ class Point:
     upper: float | None = None
     tooltip: str = ""
     hollow: bool = False
+    color: str | None = None   # instead of its series' colour (e.g. a run comparison's verdict)
 
 
 @dataclass
@@ -287,14 +328,17 @@ class Row:
 
 
 def forest(rows: list[Row], series: list[tuple[str, str]], domain: tuple[float, float], label: str,
-           references: list[tuple[float, str]] = (), width: int = 500) -> str:
-    """A forest plot: per row, a point with its interval for each series; `references` are vertical lines."""
+           references: list[tuple[float, str]] = (), width: int = 500,
+           legend_items: list[tuple[str, str]] | None = None) -> str:
+    """A forest plot: per row, a point with its interval for each series; `references` are vertical
+    lines; the legend names the series (when there are several) or `legend_items`."""
     label_width = min(260, 12 + CHAR_WIDTH * max([len(r.label) for r in rows] + [4]))
     row_height = max(17, 8 + 6 * len(series))
-    top = 22
     body: list[str] = []
-    items = [*series] if len(series) > 1 else []
-    body += legend(items, label_width, 13)
+    items = legend_items if legend_items is not None else [*series] if len(series) > 1 else []
+    parts, extra = legend(items, label_width, 13, width - label_width - 4)
+    body += parts
+    top = 22 + extra
     y = top
     layout = []
     group = None
@@ -321,7 +365,7 @@ def forest(rows: list[Row], series: list[tuple[str, str]], domain: tuple[float, 
         for index, point in enumerate(item.points):
             if point is None:
                 continue
-            color = series[index][1]
+            color = point.color or series[index][1]
             cy = round(y0 + (index + 1) * row_height / (len(series) + 1), 2)
             if point.value is None:
                 body.append(mark(point.tooltip or "no value", text(label_width + 4, cy + 4, NULL, "start", "null")))
@@ -340,9 +384,11 @@ def line_chart(x_labels: list[str], series: list[tuple[str, str, list[Point | No
                label: str, references: list[tuple[float, str]] = (), bands: list[tuple[int, str]] = (),
                x_title: str = "", width: int = 560, height: int = 250) -> str:
     """Lines over categorical x positions; `bands` shade an x position (e.g. an alert week)."""
-    left, right, top, bottom = 44, width - 16, 26, height - 34
-    body: list[str] = []
-    body += legend([(name, color) for name, color, _ in series], left, 13)
+    left = 44
+    parts, extra = legend([(name, color) for name, color, _ in series], left, 13, width - left - 4)
+    height += extra   # the plot keeps its height below a legend of several lines
+    right, top, bottom = width - 16, 26 + extra, height - 34
+    body: list[str] = [*parts]
     y_scale = Scale(domain, bottom, top)
     step = (right - left) / max(len(x_labels), 1)
 
@@ -465,23 +511,32 @@ def _cell(value: object) -> str:
     return f"<td{cls}>{esc(fmt(value))}</td>"
 
 
+def _head(column: str, compact: bool) -> str:
+    """A column heading; `compact`: it may wrap after each underscore (a narrow table)."""
+    return "<wbr>".join(esc(part) for part in re.split(r"(?<=_)", column)) if compact else esc(column)
+
+
 def table(table_id: str, source: str, columns: list[str], rows: list[dict], where: dict | None = None,
-          caption: str = "", limit: int | None = None) -> str:
+          caption: str = "", limit: int | None = None, limit_per: tuple[str, ...] = (), order: str = "",
+          compact: bool = False) -> str:
     """An HTML table of mart rows under the mart's column names. data-mart and data-where say which
-    rows of which mart it shows (`where`: column = value filters); data-limit, when set, that it shows
-    only the first `limit` of them (sorted by difference)."""
+    rows of which mart it shows (`where`: column = value filters; a list value: any of its values,
+    None for null); data-order, when set, the order of its rows (e.g. "abs(difference) desc"), and
+    data-limit with data-limit-per that it shows only the first `limit` rows of each value of the
+    `limit_per` columns in that order. `compact`: the headings may wrap after an underscore."""
     where = where or {}
     caption = caption or (source + (" where " + ", ".join(f"{k} = {v}" for k, v in where.items()) if where else ""))
-    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+    head = "".join(f"<th>{_head(c, compact)}</th>" for c in columns)
     body = "".join("<tr>" + "".join(_cell(row.get(c)) for c in columns) + "</tr>" for row in rows)
     return (f'<div class="table-wrap"><table id="{esc(table_id)}" data-mart="{esc(source)}" '
             f'data-where="{esc(json.dumps(where, default=str))}"'
-            + (f' data-limit="{limit}" data-order="difference"' if limit is not None else "")
+            + (f' data-order="{esc(order)}"' if order else "")
+            + (f' data-limit="{limit}" data-limit-per="{esc(",".join(limit_per))}"' if limit is not None else "")
             + f"><caption>{esc(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
 def wide_table(table_id: str, source: str, keys: list[str], group_column: str, groups: list[object],
-               values: list[str], rows: list[dict], where: dict) -> str:
+               values: list[str], rows: list[dict], where: dict, caption: str = "", compact: bool = False) -> str:
     """Rows of `source` side by side: one line per value of `keys`, and for each value of
     `group_column` (a header over its columns) the `values` columns."""
     lines: dict[tuple, dict] = {}
@@ -489,7 +544,8 @@ def wide_table(table_id: str, source: str, keys: list[str], group_column: str, g
         lines.setdefault(tuple(row[k] for k in keys), {})[row[group_column]] = row
     head1 = "".join("<th></th>" for _ in keys) + "".join(
         f'<th colspan="{len(values)}" class="group">{esc(fmt(g))}</th>' for g in groups)
-    head2 = "".join(f"<th>{esc(c)}</th>" for c in keys) + "".join(f"<th>{esc(c)}</th>" for _ in groups for c in values)
+    head2 = "".join(f"<th>{_head(c, compact)}</th>" for c in keys) + "".join(
+        f"<th>{_head(c, compact)}</th>" for _ in groups for c in values)
     body = []
     for key, by_group in lines.items():
         cells = "".join(_cell(v) for v in key)
@@ -497,7 +553,8 @@ def wide_table(table_id: str, source: str, keys: list[str], group_column: str, g
             row = by_group.get(group)
             cells += "".join(_cell(row[c]) if row else "<td></td>" for c in values)
         body.append(f"<tr>{cells}</tr>")
-    caption = source + " where " + ", ".join(f"{k} = {v}" for k, v in where.items()) + f", one column group per {group_column}"
+    caption = caption or (source + " where " + ", ".join(f"{k} = {v}" for k, v in where.items())
+                          + f", one column group per {group_column}")
     return (f'<div class="table-wrap"><table id="{esc(table_id)}" data-mart="{esc(source)}" '
             f'data-where="{esc(json.dumps(where, default=str))}" data-group-column="{esc(group_column)}">'
             f"<caption>{esc(caption)}</caption><thead><tr>{head1}</tr><tr>{head2}</tr></thead>"
@@ -542,20 +599,38 @@ def families_of(rows: list[dict], column: str = "family") -> list[str]:
 METRIC_COLUMNS = ("family", "metric", "k", "slice_dimension", "slice_value", "value", "ci_lower", "ci_upper", "n_units")
 
 
+def headline_rows(db: Database) -> tuple[list[dict], bool] | str:
+    """The headline metrics: the rows of metric_values of the slice overall, by family, metric and
+    K, and whether the mart has run_id; or a note why there are none."""
+    mart = db.read("metric_values", METRIC_COLUMNS)
+    if isinstance(mart, str):
+        return mart
+    rows = family_sort([r for r in mart.rows if r["slice_dimension"] == "overall"], "metric", "k")
+    if not rows:
+        return "metric_values has no rows of the slice overall: nothing to show."
+    return rows, "run_id" in mart.columns
+
+
+HEADLINE_K = 5   # the K of the verdict's headline table (the largest K there is when the build has no 5)
+
+
+def headline_k(rows: list[dict]) -> int | None:
+    """The K at which the verdict shows the retrieval metrics: HEADLINE_K, or the largest K built."""
+    ks = {r["k"] for r in rows if r["k"] is not None}
+    return HEADLINE_K if HEADLINE_K in ks else max(ks, default=None)
+
+
 def section_headline(db: Database) -> Section:
     section = Section("headline", "Headline metrics", ["metric_values"],
                       "Every metric over all resolved records (slice overall), with its 95 % interval; one colour "
                       "per evaluation run, side by side.")
-    mart = db.read("metric_values", METRIC_COLUMNS)
-    if isinstance(mart, str):
-        section.note(mart)
+    found = headline_rows(db)
+    if isinstance(found, str):
+        section.note(found)
         return section
-    rows = family_sort([r for r in mart.rows if r["slice_dimension"] == "overall"], "metric", "k")
-    if not rows:
-        section.note("metric_values has no rows of the slice overall: nothing to show.")
-        return section
+    rows, has_runs = found
     runs = runs_of(rows)
-    run_column = ["run_id"] if "run_id" in mart.columns else []
+    run_column = ["run_id"] if has_runs else []
     for family in families_of(rows):
         members = [r for r in rows if r["family"] == family]
         by_key: dict[tuple, dict] = {}
@@ -922,14 +997,24 @@ def section_bias(db: Database) -> Section:
     return section
 
 
-def section_quarantine(db: Database) -> Section:
-    section = Section("quarantine", "Quarantine", ["rejected_annotations"],
-                      "The rejected rows per task, and per reason code (a row with several codes counts under each).")
+QUARANTINE_SHARE_NOTE = ("The share of each export that was rejected is not shown: this database has no "
+                         "export_row_counts mart (built by an older ragmart?), which holds the rows of each export.")
+EXPORT_COUNT_COLUMNS = ("task", "n_rows", "n_accepted", "n_superseded", "n_rejected", "rejected_share")
+
+
+@dataclass
+class Quarantine:
+    """The rejected rows of rejected_annotations per task, and per task and reason code."""
+    by_task: list[dict]     # task, n_rows
+    by_reason: list[dict]   # task, reason, n_rows
+
+
+def quarantine_counts(db: Database) -> Quarantine | str:
+    """The counts of the quarantine (a row with several reason codes counts under each), or a note."""
     mart = db.read("rejected_annotations", ("task", "reasons"),
                    "select task, reasons, count(*) as n_rows from {relation} group by task, reasons")
     if isinstance(mart, str):
-        section.note(mart)
-        return section
+        return mart
     by_task: dict[object, int] = {}
     by_reason: dict[tuple, int] = {}
     for r in mart.rows:
@@ -937,21 +1022,55 @@ def section_quarantine(db: Database) -> Section:
         for code in (r["reasons"] or "").split(";") if r["reasons"] else [None]:
             by_reason[(r["task"], code)] = by_reason.get((r["task"], code), 0) + r["n_rows"]
     tasks = sorted(by_task, key=lambda t: order_key(FAMILY_ORDER, t))
-    task_rows = [{"task": t, "n_rows": by_task[t]} for t in tasks]
-    reason_rows = [{"task": t, "reason": c, "n_rows": n} for (t, c), n in
-                   sorted(by_reason.items(), key=lambda i: (order_key(FAMILY_ORDER, i[0][0]), -i[1], str(i[0][1])))]
+    return Quarantine([{"task": t, "n_rows": by_task[t]} for t in tasks],
+                      [{"task": t, "reason": c, "n_rows": n} for (t, c), n in
+                       sorted(by_reason.items(), key=lambda i: (order_key(FAMILY_ORDER, i[0][0]), -i[1], str(i[0][1])))])
+
+
+def export_counts(db: Database) -> list[dict] | None:
+    """The rows of export_row_counts (every input's rows, accepted, superseded, rejected and the rejected
+    share), in family order; None when the database has no such mart (then no share is shown)."""
+    mart = db.read("export_row_counts", EXPORT_COUNT_COLUMNS)
+    if isinstance(mart, str):
+        return None
+    return sorted(mart.rows, key=lambda r: order_key(FAMILY_ORDER, r["task"]))
+
+
+def share_sentence(row: dict) -> str:
+    """`retrieval: 26 of 1,500 rows rejected (1.7 %)`."""
+    return (f"{row['task']}: {row['n_rejected']:,} of {row['n_rows']:,} rows rejected"
+            f" ({100 * row['rejected_share']:.1f} %)")
+
+
+def section_quarantine(db: Database) -> Section:
+    section = Section("quarantine", "Quarantine", ["export_row_counts", "rejected_annotations"],
+                      "The rows of each export and the share rejected, then the rejected rows per reason code (a row "
+                      "with several codes counts under each).")
+    exports = export_counts(db)
+    if exports is not None:
+        section.figure(table("quarantine-exports", "export_row_counts", list(EXPORT_COUNT_COLUMNS), exports,
+                             caption="export_row_counts: the rows of each input and how many were rejected"))
+    else:
+        section.note(QUARANTINE_SHARE_NOTE)
+    counts = quarantine_counts(db)
+    if isinstance(counts, str):
+        section.note(counts)
+        return section
+    shares = {r["task"]: r for r in exports or []}
     charts = []
-    for task in tasks:
-        members = [r for r in reason_rows if r["task"] == task]
+    for task_row in counts.by_task:
+        task = task_row["task"]
+        members = [r for r in counts.by_reason if r["task"] == task]
         bars = [(fmt(r["reason"]), float(r["n_rows"]), f"{task}: {fmt(r['reason'])}\nn_rows {r['n_rows']}", PALETTE[5])
                 for r in members]
-        charts.append(f"<div><h3>{esc(task)}: {by_task[task]} rows</h3>"
+        heading = share_sentence(shares[task]) if task in shares else f"{task}: {task_row['n_rows']} rows"
+        charts.append(f"<div><h3>{esc(heading)}</h3>"
                       + bar_chart(bars, domain_of([b[1] for b in bars], (0, 1)), f"{task} rejected rows by reason",
                                   whole=True) + "</div>")
     section.figure(*charts)
-    section.figure(table("quarantine-by-task", "rejected_annotations", ["task", "n_rows"], task_rows,
+    section.figure(table("quarantine-by-task", "rejected_annotations", ["task", "n_rows"], counts.by_task,
                          caption="rejected_annotations: rows per task"),
-                   table("quarantine-by-reason", "rejected_annotations", ["task", "reason", "n_rows"], reason_rows,
+                   table("quarantine-by-reason", "rejected_annotations", ["task", "reason", "n_rows"], counts.by_reason,
                          caption="rejected_annotations: rows per task and reason code (reasons split at ;)"))
     return section
 
@@ -959,32 +1078,89 @@ def section_quarantine(db: Database) -> Section:
 RUN_MARTS = ("run_comparison", "run_comparison_queries")
 COMPARISON_KEY = ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "slice_dimension", "slice_value")
 COMPARISON_COLUMNS = (*COMPARISON_KEY, "n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value",
-                      "candidate_value", "difference", "difference_ci_lower", "difference_ci_upper", "n_wins", "n_ties",
-                      "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant")
+                      "candidate_value", "difference", "difference_ci_lower", "difference_ci_upper", "higher_is_better",
+                      "n_wins", "n_ties", "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant")
 QUERY_COLUMNS = ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "pairing_key", "query_text",
                  "baseline_value", "candidate_value", "difference", "outcome", "baseline_record_uuids",
                  "candidate_record_uuids")
-REGRESSION_ROWS = 50   # the regression list: the worst losses of each compared pair of runs
+# the regression list's columns: the measure and how much worse first, then the query and its records
+REGRESSION_COLUMNS = ("family", "metric", "k", "difference", "baseline_value", "candidate_value", "outcome", "query_text",
+                      "baseline_record_uuids", "candidate_record_uuids", "pairing_key")
+MEASURE = ("family", "metric", "k")
+REGRESSION_ROWS = 20   # the regression list: the worst losses of each measure of each compared pair of runs
+# The colours of a significant difference in the run comparison's forest plot, by verdict.
+VERDICT_COLORS = {"better": PALETTE[0], "worse": PALETTE[5]}
+
+
+def pair_order(pair: tuple) -> tuple:
+    return tuple(str(run).encode("utf-8") for run in pair)
+
+
+def verdict_of(row: dict) -> str | None:
+    """`better` or `worse`: the candidate's side of a row of run_comparison in the measure's direction
+    (higher_is_better and the sign of difference); None without a difference or a direction."""
+    difference, higher_is_better = num(row.get("difference")), row.get("higher_is_better")
+    if difference is None or higher_is_better is None or difference == 0:
+        return None
+    return "better" if (difference > 0) == bool(higher_is_better) else "worse"
+
+
+def signed(value: object) -> str:
+    """A difference as a sentence shows it: 3 decimals as in the tables, with its sign (+ or −)."""
+    shown = fmt(value)
+    number = num(value)
+    if number is not None and number > 0 and shown != "0.000":
+        shown = "+" + shown
+    return shown.replace("-", "−")
+
+
+def direction_note(row: dict) -> str:
+    return " (lower is better)" if row.get("higher_is_better") is False else ""
+
+
+def verdict_sentence(row: dict, verdict: str) -> str:
+    """E.g. "bot-v2 is better than bot-v1 on misleading_context_rate@5: −0.068 [−0.098, −0.037],
+    p_holm 0.010 (lower is better)": the numbers as the table beside it shows them."""
+    return (f"{row['candidate_run_id']} is {verdict} than {row['baseline_run_id']} on {metric_label(row)}: "
+            f"{signed(row['difference'])} [{fmt(row['difference_ci_lower']).replace('-', '−')}, "
+            f"{fmt(row['difference_ci_upper']).replace('-', '−')}], p_holm {fmt(row['p_value_holm'])}"
+            + direction_note(row))
 
 
 def comparison_tooltip(r: dict) -> str:
+    verdict = verdict_of(r) if r["is_significant"] is True else None
     return "\n".join([
         f"{r['candidate_run_id']} − {r['baseline_run_id']}: {r['family']}, {metric_label(r)}",
         f"difference {fmt(r['difference'])}  [difference_ci_lower {fmt(r['difference_ci_lower'])}, "
         f"difference_ci_upper {fmt(r['difference_ci_upper'])}]",
+        f"higher_is_better {fmt(r['higher_is_better'])}"
+        + (": a negative difference is an improvement" if r["higher_is_better"] is False else ""),
         f"baseline_value {fmt(r['baseline_value'])}, candidate_value {fmt(r['candidate_value'])}",
         f"p_value {fmt(r['p_value'])} ({fmt(r['p_value_method'])}), p_value_holm {fmt(r['p_value_holm'])}, "
-        f"is_significant {fmt(r['is_significant'])}",
-        f"n_pairs {fmt(r['n_pairs'])}: n_wins {fmt(r['n_wins'])}, n_ties {fmt(r['n_ties'])}, n_losses {fmt(r['n_losses'])}",
+        f"is_significant {fmt(r['is_significant'])}" + (f": the candidate is {verdict}" if verdict else ""),
+        f"n_pairs {fmt(r['n_pairs'])}: n_wins {fmt(r['n_wins'])} (candidate better), n_ties {fmt(r['n_ties'])}, "
+        f"n_losses {fmt(r['n_losses'])} (candidate worse)",
     ])
+
+
+def regression_order(row: dict) -> tuple:
+    """The regression list's order: per measure (family, metric, K), the worst loss first (the
+    largest abs(difference)), then by pairing_key."""
+    difference = num(row["difference"])
+    return (order_key(FAMILY_ORDER, row["family"]), str(row["metric"]), row["k"] is not None, row["k"] or 0,
+            -abs(difference) if difference is not None else 0.0, str(row["pairing_key"]).encode("utf-8"))
 
 
 def section_runs(db: Database) -> Section:
     section = Section("runs", "Run comparison", list(RUN_MARTS),
                       "Each evaluation run against the baseline run, per measure over the queries both answered: the "
-                      "difference candidate − baseline with its 95 % interval (filled: significant after Holm's "
-                      "adjustment, hollow: not; dashed: no difference), then the regression list, the queries with the "
-                      "largest losses, sorted by difference.")
+                      "difference candidate − baseline with its 95 % interval. The difference keeps its sign; for the "
+                      "measures marked ↓ (higher_is_better false) a lower value is better, so a negative difference "
+                      "is an improvement. Filled: significant after Holm's adjustment (blue: the candidate is better, "
+                      "vermillion: worse, in the measure's direction); hollow grey: not significant; dashed: no difference. "
+                      "n_wins and n_losses count the queries on which the candidate is better and worse in that "
+                      "direction. Then the regression list: the losses (the queries on which the candidate is worse), "
+                      "worst first per measure.")
     if not any(db.has(name) for name in RUN_MARTS):
         section.note("The marts run_comparison and run_comparison_queries are not in this database: no run comparison to show.")
         return section
@@ -992,21 +1168,27 @@ def section_runs(db: Database) -> Section:
     if isinstance(mart, str):
         section.note(mart)
     else:
-        pairs = sorted({(r["baseline_run_id"], r["candidate_run_id"]) for r in mart.rows},
-                       key=lambda p: (str(p[0]).encode("utf-8"), str(p[1]).encode("utf-8")))
+        pairs = sorted({(r["baseline_run_id"], r["candidate_run_id"]) for r in mart.rows}, key=pair_order)
         for baseline, candidate in pairs:
             rows = family_sort([r for r in mart.rows if (r["baseline_run_id"], r["candidate_run_id"]) == (baseline, candidate)],
                                "metric", "k", "slice_dimension", "slice_value")
             overall = [r for r in rows if r["slice_dimension"] == "overall"]
             if overall:
-                chart_rows = [Row(metric_label(r), [Point(num(r["difference"]), num(r["difference_ci_lower"]),
-                                                          num(r["difference_ci_upper"]), comparison_tooltip(r),
-                                                          hollow=r["is_significant"] is not True)], group=str(r["family"]))
-                              for r in overall]
+                chart_rows = []
+                for r in overall:
+                    significant = r["is_significant"] is True
+                    point = Point(num(r["difference"]), num(r["difference_ci_lower"]), num(r["difference_ci_upper"]),
+                                  comparison_tooltip(r), hollow=not significant,
+                                  color=VERDICT_COLORS.get(verdict_of(r)) if significant else GREY)
+                    label = metric_label(r) + (" ↓" if r["higher_is_better"] is False else "")
+                    chart_rows.append(Row(label, [point], group=str(r["family"])))
                 numbers = [num(r[c]) for r in overall for c in ("difference", "difference_ci_lower", "difference_ci_upper")]
                 chart = forest(chart_rows, [("difference", PALETTE[0])], domain_of(numbers, (0.0, 0.0)),
-                               f"{candidate} against {baseline}", [(0.0, "no difference")], width=560)
-                section.figure(chart, caption=f"{candidate} against the baseline {baseline} (slice overall)")
+                               f"{candidate} against {baseline}", [(0.0, "no difference")], width=560,
+                               legend_items=[(f"{candidate} better (significant)", VERDICT_COLORS["better"]),
+                                             (f"{candidate} worse (significant)", VERDICT_COLORS["worse"])])
+                section.figure(chart, caption=f"{candidate} against the baseline {baseline} (slice overall; ↓: lower "
+                                              "is better)")
             for dimension in sorted({r["slice_dimension"] for r in rows}, key=lambda d: (d != "overall", str(d))):
                 where = {"baseline_run_id": baseline, "candidate_run_id": candidate, "slice_dimension": dimension}
                 section.figure(table(f"runs-run_comparison-{len(section.parts)}", "run_comparison",
@@ -1017,32 +1199,153 @@ def section_runs(db: Database) -> Section:
     if isinstance(queries, str):
         section.note(queries.replace("has no rows", "has no loss (outcome = 'loss')"))
         return section
-    pairs = sorted({(r["baseline_run_id"], r["candidate_run_id"]) for r in queries.rows},
-                   key=lambda p: (str(p[0]).encode("utf-8"), str(p[1]).encode("utf-8")))
+    pairs = sorted({(r["baseline_run_id"], r["candidate_run_id"]) for r in queries.rows}, key=pair_order)
     for baseline, candidate in pairs:
-        losses = [r for r in queries.rows if (r["baseline_run_id"], r["candidate_run_id"]) == (baseline, candidate)]
-        losses.sort(key=lambda r: (num(r["difference"]) if num(r["difference"]) is not None else 0.0,
-                                   order_key(FAMILY_ORDER, r["family"]), str(r["metric"]), r["k"] or 0,
-                                   str(r["pairing_key"])))
-        shown = losses[:REGRESSION_ROWS]
+        losses = sorted((r for r in queries.rows if (r["baseline_run_id"], r["candidate_run_id"]) == (baseline, candidate)),
+                        key=regression_order)
+        shown, per_measure = [], {}
+        for r in losses:
+            measure = tuple(r[c] for c in MEASURE)
+            per_measure[measure] = per_measure.get(measure, 0) + 1
+            if per_measure[measure] <= REGRESSION_ROWS:
+                shown.append(r)
         where = {"baseline_run_id": baseline, "candidate_run_id": candidate, "outcome": "loss"}
         section.figure(table(f"runs-run_comparison_queries-{len(section.parts)}", "run_comparison_queries",
-                             list(QUERY_COLUMNS[2:]), shown, where,
-                             caption=f"Regression list: the {len(shown)} largest of {len(losses)} losses of {candidate} "
-                                     f"against {baseline} (run_comparison_queries where outcome = loss, sorted by "
-                                     "difference)", limit=REGRESSION_ROWS))
+                             list(REGRESSION_COLUMNS), shown, where, limit_per=MEASURE, order="abs(difference) desc",
+                             caption=f"Regression list: the losses of {candidate} against {baseline}, the queries on "
+                                     f"which {candidate} is worse in the measure's direction (run_comparison_queries "
+                                     f"where outcome = loss), worst first per measure (by abs(difference)): "
+                                     f"{len(shown)} of {len(losses)} losses in {len(per_measure)} measures, at most "
+                                     f"{REGRESSION_ROWS} per measure", limit=REGRESSION_ROWS))
     return section
 
 
-SECTIONS = (section_headline, section_retrieval_k, section_slices, section_agreement, section_pairs, section_protocol,
-            section_drift, section_judges, section_bias, section_quarantine, section_runs)
+# ----------------------------------------------------------------------------- the verdict
+
+
+# the columns of the verdict's table of significant measures (the metric names tell the families apart)
+VERDICT_COLUMNS = ("metric", "k", "higher_is_better", "difference", "difference_ci_lower", "difference_ci_upper",
+                   "p_value_holm")
+
+
+def verdict_runs(db: Database) -> str:
+    """The verdict on each compared pair of runs: the measures significantly better and worse after
+    Holm (slice overall), as sentences, and their rows of run_comparison in a table."""
+    if not db.has("run_comparison"):
+        return '<p class="note">The mart run_comparison is not in this database: no run comparison to show.</p>'
+    mart = db.read("run_comparison", COMPARISON_KEY + VERDICT_COLUMNS[2:] + ("is_significant",))
+    if isinstance(mart, str):
+        return f'<p class="note">{esc(mart)}</p>'
+    overall = [r for r in mart.rows if r["slice_dimension"] == "overall"]
+    if not overall:
+        return '<p class="note">run_comparison has no rows of the slice overall: no verdict to show.</p>'
+    out = []
+    for index, (baseline, candidate) in enumerate(sorted({(r["baseline_run_id"], r["candidate_run_id"])
+                                                          for r in overall}, key=pair_order)):
+        rows = family_sort([r for r in overall if (r["baseline_run_id"], r["candidate_run_id"]) == (baseline, candidate)],
+                           "metric", "k")
+        significant = [r for r in rows if r["is_significant"] is True]
+        items = []
+        for verdict in ("better", "worse"):
+            found = [r for r in significant if verdict_of(r) == verdict]
+            items += [f'<li class="{verdict}" data-measure="{esc(metric_label(r))}">{esc(verdict_sentence(r, verdict))}</li>'
+                      for r in found]
+            if significant and not found:
+                items.append(f'<li class="none">{esc(candidate)} is significantly {verdict} on no measure.</li>')
+        items += [f'<li class="other" data-measure="{esc(metric_label(r))}">{esc(candidate)} differs from '
+                  f'{esc(baseline)} on {esc(metric_label(r))} with no direction (is_significant, but difference or '
+                  'higher_is_better is null or 0).</li>' for r in significant if verdict_of(r) is None]
+        if not significant:
+            items.append('<li class="none">No measure differs significantly after Holm (alpha: the var comparison_alpha; '
+                         "is_significant is false on every measure of the slice overall).</li>")
+        where = {"baseline_run_id": baseline, "candidate_run_id": candidate, "slice_dimension": "overall",
+                 "is_significant": "true"}
+        out.append(f'<div class="verdict-pair" data-baseline="{esc(baseline)}" data-candidate="{esc(candidate)}">'
+                   f"<h3>{esc(candidate)} against the baseline {esc(baseline)}</h3>"
+                   f'<ul class="verdict">{"".join(items)}</ul>'
+                   + (table(f"verdict-run_comparison-{index}", "run_comparison", list(VERDICT_COLUMNS), significant, where,
+                            caption=f"run_comparison: the measures of {candidate} against {baseline} significant after "
+                                    "Holm (slice overall)", compact=True) if significant else "")
+                   + "</div>")
+    return "".join(out)
+
+
+def verdict_headline(db: Database) -> str:
+    """The headline metrics of each run at one K, with their intervals: the headline section's rows."""
+    found = headline_rows(db)
+    if isinstance(found, str):
+        return f'<p class="note">{esc(found)}</p>'
+    rows, _ = found
+    k = headline_k(rows)
+    members = [r for r in rows if r["k"] is None or r["k"] == k]
+    runs = runs_of(members)
+    where = {"slice_dimension": "overall", "k": [k, None]} if k is not None else {"slice_dimension": "overall"}
+    return ("<div><h3>Headline metrics" + (f" (retrieval at K = {k})" if k is not None else "") + "</h3>"
+            + wide_table("verdict-metric_values", "metric_values", ["metric", "k"], "run_id", runs,
+                         ["value", "ci_lower", "ci_upper"], members, where,
+                         caption="metric_values where slice_dimension = overall"
+                                 + (f", k = {k} or null" if k is not None else "") + ", one column group per run_id",
+                         compact=True)
+            + "</div>")
+
+
+def verdict_quarantine(db: Database) -> str:
+    """The share of each export that was rejected (export_row_counts); from an older database without
+    that mart, the rejected rows of each export (the quarantine section's counts)."""
+    exports = export_counts(db)
+    if exports is not None:
+        items = "".join(f'<li data-task="{esc(r["task"])}">{esc(share_sentence(r))}</li>' for r in exports)
+        return ('<div><h3>Quarantine</h3><div class="row">'
+                + table("verdict-quarantine", "export_row_counts", ["task", "n_rows", "n_rejected", "rejected_share"],
+                        exports, caption="export_row_counts: the rows of each input and the share rejected",
+                        compact=True)
+                + f'<div><ul class="quarantine">{items}</ul></div></div></div>')
+    counts = quarantine_counts(db)
+    if isinstance(counts, str):
+        if "has no rows" in counts:
+            return "<div><h3>Quarantine</h3><p>No row was rejected (rejected_annotations is empty).</p></div>"
+        return f'<div><h3>Quarantine</h3><p class="note">{esc(counts)}</p></div>'
+    items = "".join(f'<li data-task="{esc(r["task"])}">{esc(r["task"])}: {r["n_rows"]:,} rows rejected</li>'
+                    for r in counts.by_task)
+    return ('<div><h3>Quarantine</h3><div class="row">'
+            + table("verdict-quarantine", "rejected_annotations", ["task", "n_rows"], counts.by_task,
+                    caption="rejected_annotations: rows per task", compact=True)
+            + f'<div><ul class="quarantine">{items}</ul><p class="note">{esc(QUARANTINE_SHARE_NOTE)}</p></div>'
+            + "</div></div>")
+
+
+def section_verdict(db: Database) -> Section:
+    section = Section("verdict", "Verdict", ["run_comparison", "metric_values", "export_row_counts"]
+                      + ([] if export_counts(db) is not None else ["rejected_annotations"]),
+                      "The measures on which a run is significantly better or worse than the baseline (after Holm's "
+                      "adjustment, in each measure's direction), the quarantine, and each run's headline metrics with "
+                      "their 95 % intervals; the details follow below.")
+    section.parts.append('<div class="row">'
+                         f'<div class="column">{verdict_runs(db)}{verdict_quarantine(db)}</div>'
+                         f"{verdict_headline(db)}</div>")
+    return section
+
+
+SECTIONS = (section_verdict, section_headline, section_retrieval_k, section_slices, section_agreement, section_pairs,
+            section_protocol, section_drift, section_judges, section_bias, section_quarantine, section_runs)
 
 STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif;
        color: #222; margin: 0 auto; padding: 0 24px 48px; max-width: 1500px; }
 h1 { margin: 20px 0 4px; } h2 { margin: 36px 0 2px; border-bottom: 2px solid #0072B2; }
 h3 { font-size: 14px; margin: 10px 0 4px; }
-nav a { margin-right: 12px; white-space: nowrap; }
+nav { margin: 10px 0 0; } nav a { margin-right: 12px; white-space: nowrap; } nav span { margin-right: 8px; }
+#verdict h2 { margin-top: 18px; } #verdict h3 { margin-top: 8px; } #verdict .row { gap: 10px 28px; }
+#verdict .column { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; flex: 1 1 440px;
+                   max-width: 720px; }
+#verdict .row > div:not(.column) { flex: 0 0 auto; } #verdict .row .row { flex-wrap: nowrap; gap: 18px; }
+#verdict .row .row > div { flex: 0 1 auto; } #verdict .row .row > .table-wrap { flex: none; }
+#verdict .table-wrap { max-height: none; } #verdict th { white-space: normal; vertical-align: bottom; }
+#verdict table { font-size: 11.5px; } #verdict th, #verdict td { padding: 2px 4px; }
+#verdict p.note { margin: 2px 0 4px; }
+ul.verdict, ul.quarantine { margin: 2px 0 6px; padding-left: 22px; }
+ul.verdict li.better { list-style: "▲  "; } ul.verdict li.better::marker { color: #0072B2; }
+ul.verdict li.worse { list-style: "▼  "; } ul.verdict li.worse::marker { color: #D55E00; }
 .source { color: #555; margin: 2px 0; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .intro { margin: 4px 0 8px; max-width: 70em; } .note { font-style: italic; color: #7a4b00; }
 .figure { margin: 10px 0 18px; } .row { display: flex; flex-wrap: wrap; gap: 18px 28px; align-items: flex-start; }
@@ -1063,15 +1366,17 @@ svg .mark:hover { opacity: 0.7; }
 
 
 def render(db: Database) -> str:
-    sections = [build(db) for build in SECTIONS]
+    verdict, *details = [build(db) for build in SECTIONS]
     built = datetime.datetime.fromtimestamp(db.path.stat().st_mtime, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    nav = " ".join(f'<a href="#{s.anchor}">{esc(s.title)}</a>' for s in sections)
+    # the verdict ends with a link to each section of the details below it
+    verdict.parts.append('<nav><span>Details:</span> '
+                         + " ".join(f'<a href="#{s.anchor}">{esc(s.title)}</a>' for s in details) + "</nav>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>ragmart report</title><style>{STYLE}</style></head><body>"
             f"<h1>ragmart report</h1><p class=\"source\">Database: {esc(db.path)} (written {built})</p>"
             f"<p>Values to 3 decimals, {NULL} for null; hover over a mark for its numbers. Intervals are 95 %.</p>"
-            f"<nav>{nav}</nav>" + "".join(s.html() for s in sections) + "</body></html>\n")
+            + "".join(s.html() for s in [verdict, *details]) + "</body></html>\n")
 
 
 def write_report(database: Path, out: Path) -> int:

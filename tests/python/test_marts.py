@@ -17,6 +17,7 @@ import pytest
 import reference as R
 from kit.builds import PUBLIC_MARTS, SCENARIOS
 from kit.compare import assert_same_rows
+from reference.agreement import load_records
 
 MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
          "rejected_annotations"]
@@ -157,6 +158,7 @@ def test_accounting(builds, name):
     b = _built(builds, name)
     ref = b.reference
     rejected_in_mart = Counter(r["task"] for r in b.marts["rejected_annotations"][1])
+    row_counts = {r["task"]: r for r in b.marts["export_row_counts"][1]}
     for task, spec in R.TASKS.items():
         with open(b.seed_dir / f"{spec['seed']}.csv", newline="", encoding="utf-8-sig") as fh:
             n_csv = sum(1 for _ in csv.DictReader(fh))
@@ -165,6 +167,24 @@ def test_accounting(builds, name):
         assert rejected_in_mart.get(task, 0) == c["rejected"], \
             f"[{name}] {task}: {rejected_in_mart.get(task, 0)} rows in rejected_annotations, " \
             f"expected {c['rejected']} (accepted {c['accepted']}, superseded {c['superseded']})"
+        counted = row_counts[task]
+        assert (counted["n_rows"], counted["n_accepted"], counted["n_superseded"], counted["n_rejected"]) == (
+            n_csv, c["accepted"], c["superseded"], c["rejected"]), (name, task, counted)
+        assert counted["rejected_share"] == pytest.approx(c["rejected"] / n_csv, abs=1e-12)
+    valid_records, rejected_records, _ = load_records(b.seed_dir, b.null_mode or "agate")
+    records_path = b.seed_dir / "records.csv"
+    if records_path.exists():
+        with open(records_path, newline="", encoding="utf-8-sig") as fh:
+            n_records_rows = sum(1 for _ in csv.DictReader(fh))
+    else:
+        n_records_rows = 0
+    if n_records_rows:
+        counted = row_counts["records"]
+        # a record listed again identically counts once: its copies are superseded
+        assert (counted["n_rows"], counted["n_rejected"], counted["n_accepted"]) == (
+            n_records_rows, len(rejected_records), len(valid_records)), (name, counted)
+    else:
+        assert "records" not in row_counts
     n_rec = {t: Counter(rec["run_id"] for rec in ref.records[t].values()) for t in R.TASKS}
     for row in b.marts["retrieval_metrics"][1]:
         assert row["n_queries"] + row["n_pending_adjudication"] == n_rec["retrieval"][row["run_id"]]

@@ -3,6 +3,12 @@
 On the sample build (the session's `builds` fixture, conftest.py) the script writes the report into
 a temp folder, and then:
 
+* the report opens with the verdict, the first section: per compared pair of runs it names every
+  measure of run_comparison (slice overall) significant after Holm, under better or worse as the
+  test works it out itself from the sign of difference and its own list of the six measures where
+  lower is better, each sentence with the numbers of the table beside it; the rejected rows per
+  export; the headline metrics at one K; a link to every other section;
+
 * every table of the report is parsed (html.parser) and each value compared, row by row, with its
   mart read from the database: every row of the mart (or of the slice the table says it shows) is
   there, once, with each column to the displayed precision (3 decimals, "–" for null); the tables
@@ -17,15 +23,23 @@ a temp folder, and then:
 * the run comparison (until the marts run_comparison and run_comparison_queries are built, a
   hand-made pair of tables of their schema over the sample's runs): every row of run_comparison in
   a table, one point per measure in the forest plot of the overall slice, hollow exactly when not
-  significant after Holm, and the regression list as the losses with the smallest differences;
+  significant after Holm (filled in the colour of its verdict otherwise), and the regression list as
+  the losses (the candidate worse in the measure's direction), worst first per measure, with the
+  query text and both runs' records;
 * a headless Chromium opens the file: its screenshot is not blank, and the DOM it renders has every
-  section heading (marked `browser`; skipped when `chromium` is not installed: `make test` installs
-  it, Makefile target .venv/bin/.chromium-installed).
+  section heading; at 1400 px wide the verdict is the first section and ends within the first
+  screen (900 px); at 1400 and 1920 px no two legends overlap, each within its chart (measured with
+  getBoundingClientRect in a copy of the report with a measuring script: the report itself has
+  none) (marked `browser`; skipped when `chromium` is not installed: `make test` installs it,
+  Makefile target .venv/bin/.chromium-installed).
 """
 
 from __future__ import annotations
 
+import csv
 import datetime
+import html
+import itertools
 import json
 import math
 import re
@@ -44,7 +58,7 @@ PROJECT = Path(__file__).resolve().parent.parent.parent
 SCRIPT = PROJECT / "scripts" / "report.py"
 NULL = "–"
 MAX_BYTES = 2 * 1024 * 1024
-SECTIONS = ["Headline metrics", "Retrieval measures against K", "Slices", "Annotator agreement", "Pairwise kappas",
+SECTIONS = ["Verdict", "Headline metrics", "Retrieval measures against K", "Slices", "Annotator agreement", "Pairwise kappas",
             "Labeling protocol", "Drift timeline", "Judge calibration", "Judge bias", "Quarantine", "Run comparison"]
 # The columns that identify a row of each mart, and the columns the report must show.
 KEYS = {
@@ -73,10 +87,24 @@ SHOWN = {
     "judge_weights": ("weight", "gold_kappa", "min_kappa", "is_within_bounds"),
     "judge_metric_values": ("judge_value", "human_value", "difference"),
     "run_comparison": ("n_pairs", "baseline_value", "candidate_value", "difference", "difference_ci_lower",
-                       "difference_ci_upper", "p_value", "p_value_holm", "is_significant", "n_losses"),
+                       "difference_ci_upper", "higher_is_better", "p_value", "p_value_holm", "is_significant",
+                       "n_wins", "n_losses"),
     "run_comparison_queries": ("query_text", "baseline_value", "candidate_value", "difference", "outcome",
                                "baseline_record_uuids", "candidate_record_uuids"),
 }
+# The compact tables of the verdict show fewer columns.
+SHOWN_IN_VERDICT = {
+    "run_comparison": ("metric", "k", "higher_is_better", "difference", "difference_ci_lower", "difference_ci_upper",
+                       "p_value_holm"),
+    "metric_values": ("metric", "k", "value", "ci_lower", "ci_upper"),
+}
+# The measures where a lower value is the better system (docs/rules.md, "Run comparison"), written
+# out here so that the test does not take the direction from the report or the mart.
+LOWER_IS_BETTER = {"misleading_context_rate", "unsupported_claim_rate", "contradiction_rate",
+                   "conditional_fabrication_rate", "incompleteness_rate", "unsafe_content_rate"}
+HEADLINE_K = 5          # the verdict's K for retrieval (the largest K when there is no 5)
+REGRESSION_ROWS = 20    # the regression list's rows per measure, at most
+SCREEN = (1400, 900)    # the first screen the verdict must fit in
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -226,38 +254,59 @@ def key_text(value: object) -> str:
 
 
 def mart_rows(con, mart: str, where: dict) -> list[dict]:
-    sql = f'select * from "{mart}"'
-    if where:
-        sql += " where " + " and ".join(f'cast("{column}" as varchar) = ?' for column in where)
-    cursor = con.execute(sql, list(where.values()))
+    """The rows of `mart` that `where` selects: column = value, or for a list any of its values (None: null)."""
+    sql, parameters, conditions = f'select * from "{mart}"', [], []
+    for column, value in where.items():
+        if isinstance(value, list):
+            options = [v for v in value if v is not None]
+            parts = ([f'cast("{column}" as varchar) in ({", ".join("?" * len(options))})'] if options else []) + \
+                ([f'"{column}" is null'] if None in value else [])
+            conditions.append("(" + " or ".join(parts) + ")")
+            parameters += [str(v) for v in options]
+        else:
+            conditions.append(f'cast("{column}" as varchar) = ?')
+            parameters.append(value)
+    if conditions:
+        sql += " where " + " and ".join(conditions)
+    cursor = con.execute(sql, parameters)
     columns = [d[0] for d in cursor.description]
     return [dict(zip(columns, row)) for row in cursor.fetchall()]
 
 
+def measure_groups(records: list[dict], columns: list[str]) -> list[tuple[tuple, list[dict]]]:
+    """The records in runs of equal `columns` values, in the order shown."""
+    return [(key, list(group)) for key, group in itertools.groupby(records, key=lambda r: tuple(r[c] for c in columns))]
+
+
 def compare(table: Table, rows: list[dict]) -> None:
     """Every row of `rows` is shown once in `table`, with every shown column equal to the mart's; a
-    table with data-limit shows the `limit` rows with the smallest differences, in that order."""
+    table with data-order "abs(difference) desc" shows the rows of each value of its data-limit-per
+    columns together, the largest abs(difference) first, and with data-limit only the first `limit`
+    of each (none left out with a larger abs(difference) than one shown)."""
     name = f"table {table.attrs.get('id')} ({table.mart}, {table.where})"
     shown = table.records()
     assert shown, f"{name} is empty"
     limit = int(table.attrs["data-limit"]) if table.attrs.get("data-limit") else None
-    if limit is not None:
-        assert table.attrs.get("data-order") == "difference", name
-        assert len(shown) == min(limit, len(rows)), f"{name}: {len(shown)} rows shown of {len(rows)}, limit {limit}"
-        values = [float(record["difference"]) for record in shown]
-        assert values == sorted(values), f"{name} is not sorted by difference"
+    per = [c for c in table.attrs.get("data-limit-per", "").split(",") if c]
+    if table.attrs.get("data-order"):
+        assert table.attrs["data-order"] == "abs(difference) desc", name
+        groups = measure_groups(shown, per)
+        assert len(groups) == len({key for key, _ in groups}), f"{name}: the rows of one {per} are not together"
+        for key, members in groups:
+            values = [abs(float(record["difference"])) for record in members]
+            assert values == sorted(values, reverse=True), f"{name}: {key} is not sorted worst first"
     columns = set(shown[0])
     # the key columns the table shows or filters on (they must still tell the mart's rows apart)
     keys = tuple(k for k in KEYS[table.mart] if k in columns or k in table.where)
     unknown = columns - set(rows[0]) if rows else set()
     assert not unknown, f"{name} shows columns its mart has not: {unknown}"
-    missing = set(SHOWN[table.mart]) - columns
+    missing = set((SHOWN_IN_VERDICT if table.section == "verdict" else SHOWN)[table.mart]) - columns
     assert not missing, f"{name} does not show {missing}"
     expected = {tuple(key_text(row[k]) for k in keys): row for row in rows}
     assert len(expected) == len(rows), f"{name}: the key {keys} is not unique in the mart"
     seen = set()
     for record in shown:
-        record = {**{k: str(v) for k, v in table.where.items()}, **record}
+        record = {**{k: str(v) for k, v in table.where.items() if not isinstance(v, list)}, **record}
         key = tuple(record[k] for k in keys)
         assert key in expected, f"{name} shows a row the mart has not: {key}"
         assert key not in seen, f"{name} shows the row {key} twice"
@@ -267,10 +316,17 @@ def compare(table: Table, rows: list[dict]) -> None:
                 f"{name}, row {key}, {column}: shows {text!r}, the mart holds {expected[key][column]!r}"
     if limit is None:
         assert seen == set(expected), f"{name} lacks the rows {sorted(set(expected) - seen)[:5]}"
-    else:   # the rows left out have no smaller difference than any row shown
-        largest = max(expected[key]["difference"] for key in seen)
-        assert all(expected[key]["difference"] >= largest for key in set(expected) - seen), \
-            f"{name} leaves out a row with a smaller difference than {largest}"
+        return
+    assert per, f"{name}: data-limit without data-limit-per"
+    by_group: dict[tuple, list] = {}
+    for key, row in expected.items():
+        by_group.setdefault(tuple(key_text(row[c]) for c in per), []).append(key)
+    for group, members in by_group.items():
+        kept = [key for key in members if key in seen]
+        assert len(kept) == min(limit, len(members)), f"{name}, {group}: {len(kept)} rows shown of {len(members)}"
+        smallest = min(abs(expected[key]["difference"]) for key in kept)
+        assert all(abs(expected[key]["difference"]) <= smallest for key in members if key not in seen), \
+            f"{name}, {group}: leaves out a row worse than {smallest}"
 
 
 def comparison_tables(con) -> list[tuple[str, str]]:
@@ -287,6 +343,124 @@ def comparison_tables(con) -> list[tuple[str, str]]:
                                                       sort_keys=True)) for b, c in con.execute(
             "select distinct baseline_run_id, candidate_run_id from run_comparison_queries where outcome = 'loss'").fetchall()]
     return out
+
+
+def headline_k(con) -> int | None:
+    ks = {k for (k,) in con.execute("select distinct k from metric_values where k is not null").fetchall()}
+    return HEADLINE_K if HEADLINE_K in ks else max(ks, default=None)
+
+
+def verdict_tables(con) -> list[tuple[str, str]]:
+    """The (mart, where) of the verdict's tables: the significant measures of each compared pair (slice
+    overall; a pair with none has no table), and the headline metrics at the verdict's K."""
+    out = [("run_comparison", json.dumps({"baseline_run_id": b, "candidate_run_id": c, "slice_dimension": "overall",
+                                          "is_significant": "true"}, sort_keys=True)) for b, c in con.execute(
+        "select distinct baseline_run_id, candidate_run_id from run_comparison"
+        " where slice_dimension = 'overall' and is_significant").fetchall()]
+    k = headline_k(con)
+    where = {"slice_dimension": "overall"} | ({"k": [k, None]} if k is not None else {})
+    return out + [("metric_values", json.dumps(where, sort_keys=True))]
+
+
+def expected_verdicts(con) -> dict[tuple[str, str], dict[str, str]]:
+    """Per compared pair, each measure (metric@k) significant after Holm, slice overall: `better` or
+    `worse` for the candidate, from the sign of difference and LOWER_IS_BETTER (not from the mart's
+    higher_is_better, which is checked against that list)."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for b, c, metric, k, difference, higher_is_better, significant in con.execute(
+            "select baseline_run_id, candidate_run_id, metric, k, difference, higher_is_better, is_significant"
+            " from run_comparison where slice_dimension = 'overall'").fetchall():
+        assert higher_is_better == (metric not in LOWER_IS_BETTER), (metric, higher_is_better)
+        measures = out.setdefault((b, c), {})
+        if significant:
+            lower_is_better = metric in LOWER_IS_BETTER
+            measures[metric if k is None else f"{metric}@{k}"] = \
+                "better" if (difference < 0 if lower_is_better else difference > 0) else "worse"
+    return out
+
+
+class VerdictParser(HTMLParser):
+    """The verdict's sentences per compared pair, the rejected rows per export and the links."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.pairs: dict[tuple[str, str], list[dict]] = {}
+        self.quarantine: list[dict] = []
+        self.links: list[str] = []
+        self._pair: tuple[str, str] | None = None
+        self._item: dict | None = None
+        self._in_quarantine = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div" and attrs.get("class") == "verdict-pair":
+            self._pair = (attrs["data-baseline"], attrs["data-candidate"])
+            self.pairs[self._pair] = []
+        elif tag == "ul" and attrs.get("class") == "quarantine":
+            self._in_quarantine = True
+        elif tag == "li":
+            self._item = {"class": attrs.get("class"), "measure": attrs.get("data-measure"),
+                          "task": attrs.get("data-task"), "text": ""}
+        elif tag == "a":
+            self.links.append(attrs.get("href", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "li" and self._item is not None:
+            if self._in_quarantine:
+                self.quarantine.append(self._item)
+            elif self._pair is not None:
+                self.pairs[self._pair].append(self._item)
+            self._item = None
+        elif tag == "ul":
+            self._in_quarantine = False
+
+    def handle_data(self, data):
+        if self._item is not None:
+            self._item["text"] += data
+
+
+def verdict_of(page: str) -> VerdictParser:
+    parser = VerdictParser()
+    parser.feed(section_html(page, "verdict"))
+    parser.close()
+    return parser
+
+
+def check_verdict(page: str, con) -> dict[tuple[str, str], dict[str, str]]:
+    """The verdict names every significant measure of every compared pair under better or worse as
+    expected_verdicts says, and nothing else; each sentence's numbers are its row of the table beside
+    it. Returns the expected verdicts."""
+    expected = expected_verdicts(con)
+    verdict = verdict_of(page)
+    assert set(verdict.pairs) == set(expected)
+    tables = {(t.where.get("baseline_run_id"), t.where.get("candidate_run_id")): t for t in parse(page).tables
+              if t.section == "verdict" and t.mart == "run_comparison"}
+    for pair, measures in expected.items():
+        items = verdict.pairs[pair]
+        named = {item["measure"]: item["class"] for item in items if item["measure"]}
+        assert named == measures, f"{pair}: the verdict names {named}, the mart's significant measures are {measures}"
+        baseline, candidate = pair
+        if not measures:
+            assert [item["class"] for item in items] == ["none"], items
+            assert "No measure differs significantly after Holm" in items[0]["text"], items
+            assert pair not in tables, "a table of significant measures where there is none"
+            continue
+        rows = {(r["metric"] if r["k"] == NULL else f"{r['metric']}@{r['k']}"): r for r in tables[pair].records()}
+        assert set(rows) == set(measures)
+        for verdict_kind in ("better", "worse"):
+            if verdict_kind not in measures.values():   # said in so many words
+                assert any(item["class"] == "none" and f"significantly {verdict_kind} on no measure" in item["text"]
+                           for item in items), items
+        for item in items:
+            if not item["measure"]:
+                continue
+            row, metric = rows[item["measure"]], item["measure"].split("@")[0]
+            sentence = (f"{candidate} is {item['class']} than {baseline} on {item['measure']}: "
+                        f"{'+' if float(row['difference']) > 0 else ''}{row['difference']} "
+                        f"[{row['difference_ci_lower']}, {row['difference_ci_upper']}], p_holm {row['p_value_holm']}"
+                        + (" (lower is better)" if metric in LOWER_IS_BETTER else ""))
+            assert item["text"].replace("−", "-") == sentence, (item["text"], sentence)
+    return expected
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -354,11 +528,11 @@ def test_every_number_equals_its_mart(report, con):
     expected += [("metric_values", json.dumps({"slice_dimension": d}, sort_keys=True)) for d in dimensions]
     expected += [(mart, "{}") for mart in KEYS if mart not in ("metric_values", "run_comparison",
                                                                 "run_comparison_queries")]
-    expected += comparison_tables(con)
+    expected += comparison_tables(con) + verdict_tables(con)
     assert shown == sorted(expected)
-    # no table the test does not check
-    assert {t.attrs.get("id") for t in tables} - {t.attrs.get("id") for t in by_mart} == {"quarantine-by-task",
-                                                                                         "quarantine-by-reason"}
+    # no table the test does not check (the quarantine's: test_quarantine_counts_equal_rejected_annotations)
+    assert {t.attrs.get("id") for t in tables} - {t.attrs.get("id") for t in by_mart} == {
+        "quarantine-by-task", "quarantine-by-reason", "verdict-quarantine", "quarantine-exports"}
 
 
 def test_quarantine_counts_equal_rejected_annotations(report, con):
@@ -373,6 +547,25 @@ def test_quarantine_counts_equal_rejected_annotations(report, con):
     shown = tables["quarantine-by-reason"].records()
     assert {(r["task"], r["reason"]): int(r["n_rows"]) for r in shown} == by_reason
     assert len(shown) == len(by_reason)
+    # the verdict: the share of each export rejected, in a sentence and in its table; the rows of
+    # each input counted here from the seed files
+    n_rows = {}
+    for task, seed in (("retrieval", "retrieval_annotations"), ("grounding", "grounding_annotations"),
+                       ("generation", "generation_annotations"), ("records", "records")):
+        with open(PROJECT / "seeds" / f"{seed}.csv", newline="", encoding="utf-8-sig") as fh:
+            n_rows[task] = sum(1 for _ in csv.DictReader(fh))
+    shown = {r["task"]: r for r in tables["verdict-quarantine"].records()}
+    assert {t: (int(r["n_rows"]), int(r["n_rejected"])) for t, r in shown.items()} == {
+        t: (n, by_task.get(t, 0)) for t, n in n_rows.items()}
+    for task, r in shown.items():
+        assert float(r["rejected_share"]) == pytest.approx(by_task.get(task, 0) / n_rows[task], abs=5e-4)
+    sentences = verdict_of(report["html"]).quarantine
+    assert {item["task"]: item["text"] for item in sentences} == {
+        task: f"{task}: {by_task.get(task, 0):,} of {n:,} rows rejected ({100 * by_task.get(task, 0) / n:.1f} %)"
+        for task, n in n_rows.items()}
+    assert sentences[0]["text"].startswith("retrieval: 26 of 1,500 rows rejected (1.7 %)")
+    exports = {r["task"]: int(r["n_rejected"]) for r in tables["quarantine-exports"].records()}
+    assert exports == {t: by_task.get(t, 0) for t in n_rows}
 
 
 def test_sections_name_their_source(report):
@@ -381,9 +574,10 @@ def test_sections_name_their_source(report):
     for section in sections:
         assert section["source"].startswith("Source: "), section
     sources = {s["title"]: s["source"] for s in sections}
+    assert sources["Verdict"] == "Source: run_comparison, metric_values, export_row_counts"
     assert sources["Headline metrics"] == "Source: metric_values"
     assert sources["Pairwise kappas"] == "Source: annotator_pair_agreement"
-    assert sources["Quarantine"] == "Source: rejected_annotations"
+    assert sources["Quarantine"] == "Source: export_row_counts, rejected_annotations"
     for table in report["parsed"].tables:
         assert table.mart in next(s["source"] for s in sections if s["id"] == table.section), table.attrs
     # without the run comparison's marts one sentence says so
@@ -457,18 +651,21 @@ def test_missing_empty_and_hostile_marts(sample_db, tmp_path):
     assert "The mart labeling_drift is not in this database" in section_html(page, "drift")
     assert "The mart judge_weights has no rows" in section_html(page, "judge-calibration")
     assert "The mart run_comparison lacks the columns baseline_run_id" in section_html(page, "runs")
+    assert "The mart run_comparison lacks the columns baseline_run_id" in section_html(page, "verdict")
     assert "The mart run_comparison_queries is not in this database" in section_html(page, "runs")
     assert not [t for t in parsed.tables if t.mart == "run_comparison"]
     assert [s["title"] for s in parsed.sections] == SECTIONS
 
 
 def test_run_comparison_section(sample_db, tmp_path):
-    """The run comparison on a hand-made pair of tables of the marts' schema (README, "Evaluation
-    runs"; the marts themselves are built by another change): its numbers are the sample's metric
-    values of every run against the first run in byte order, its regression list has more losses
-    than the report shows and a hostile query text."""
+    """The run comparison on a hand-made pair of tables of the marts' schema: its numbers are the
+    sample's metric values of every run against the first run in byte order (so that measures of
+    both directions are significant, better and worse), its regression list has more losses than
+    the report shows, losses of a lower-is-better measure (a positive difference) and a hostile
+    query text."""
     database = tmp_path / "runs.duckdb"
     hostile = '<script>alert("q")</script> & "quotes"'
+    lower = ", ".join(f"'{m}'" for m in sorted(LOWER_IS_BETTER))
     with duckdb.connect(str(database)) as connection:
         connection.execute(f"attach '{sample_db}' as sample (read_only)")
         for mart in ("metric_values", "retrieval_metrics", "rejected_annotations"):
@@ -476,14 +673,15 @@ def test_run_comparison_section(sample_db, tmp_path):
         runs = sorted((r for (r,) in connection.execute("select distinct run_id from metric_values").fetchall()),
                       key=lambda r: r.encode("utf-8"))
         assert len(runs) >= 2, "the sample has several runs"
-        connection.execute("""
+        connection.execute(f"""
             create table run_comparison as
             with pairs as (
                 select b.run_id as baseline_run_id, c.run_id as candidate_run_id, b.family, b.metric, b.k,
                        b.slice_dimension, b.slice_value, least(b.n_units, c.n_units) as n_pairs,
                        b.n_units - least(b.n_units, c.n_units) as n_baseline_only,
                        c.n_units - least(b.n_units, c.n_units) as n_candidate_only,
-                       b.value as baseline_value, c.value as candidate_value, c.value - b.value as difference
+                       b.value as baseline_value, c.value as candidate_value, c.value - b.value as difference,
+                       b.metric not in ({lower}) as higher_is_better
                 from metric_values as b join metric_values as c
                     on b.family = c.family and b.metric = c.metric and b.k is not distinct from c.k
                     and b.slice_dimension = c.slice_dimension and b.slice_value = c.slice_value
@@ -496,11 +694,15 @@ def test_run_comparison_section(sample_db, tmp_path):
                    3 / (1 + 1000 * abs(difference)) < 0.05 as is_significant
             from pairs""", [runs[0], runs[0]])
         rows = []
-        for i in range(70):   # 60 losses (more than the report lists), 10 wins; ties of differences included
-            difference = -round((i // 2 + 1) / 100, 2) if i < 60 else 0.1
-            rows.append((runs[0], runs[1], "retrieval", "ndcg" if i % 3 else "mrr", 5, f"q-{i:02d}",
-                         hostile if i == 59 else f"question {i}?", f"b-{i}", f"c-{i};c-{i}x", 0.9,
-                         0.9 + difference, difference, "loss" if difference < 0 else "win"))
+        for i in range(100):   # 90 losses, 30 per measure (more than the report lists), then 10 wins
+            metric = ("mrr", "ndcg", "misleading_context_rate")[i % 3]
+            size = round((i // 2 + 1) / 100, 2) if i < 90 else 0.1
+            worse = i < 90
+            # a loss is the candidate worse: lower where higher is better, higher where lower is better
+            difference = size if (metric in LOWER_IS_BETTER) == worse else -size
+            rows.append((runs[0], runs[1], "retrieval", metric, 5, f"q-{i:02d}",
+                         hostile if i == 59 else f"question {i}?", f"b-{i}", f"c-{i};c-{i}x", 0.5,
+                         0.5 + difference, difference, "loss" if worse else "win"))
         connection.execute("create table run_comparison_queries (baseline_run_id varchar, candidate_run_id varchar,"
                            " family varchar, metric varchar, k integer, pairing_key varchar, query_text varchar,"
                            " baseline_record_uuids varchar, candidate_record_uuids varchar, baseline_value double,"
@@ -513,14 +715,25 @@ def test_run_comparison_section(sample_db, tmp_path):
     assert "<script" not in page
     parsed = parse(page)
     with duckdb.connect(str(database), read_only=True) as con:
-        runs_tables = [t for t in parsed.tables if t.mart in ("run_comparison", "run_comparison_queries")]
+        runs_tables = [t for t in parsed.tables if t.mart in ("run_comparison", "run_comparison_queries")
+                       and t.section == "runs"]
         for table in runs_tables:
-            assert table.section == "runs"
             compare(table, mart_rows(con, table.mart, table.where))
         assert sorted((t.mart, json.dumps(t.where, sort_keys=True)) for t in runs_tables) == sorted(comparison_tables(con))
         regression = next(t for t in runs_tables if t.mart == "run_comparison_queries")
-        assert len(regression.records()) == 50 and hostile in {r["query_text"] for r in regression.records()}
-        # the forest plot: one point per measure of the overall slice, hollow when not significant
+        check_regression_list(regression)
+        records = regression.records()
+        assert len(records) == 3 * REGRESSION_ROWS and hostile in {r["query_text"] for r in records}
+        assert any(float(r["difference"]) > 0 for r in records), "a loss of a lower-is-better measure"
+        # the verdict: significant measures better and worse, of both directions, each in its place
+        verdicts = check_verdict(page, con)
+        assert {(kind, measure.split("@")[0] in LOWER_IS_BETTER) for measures in verdicts.values()
+                for measure, kind in measures.items()} == {(kind, lower) for kind in ("better", "worse")
+                                                           for lower in (False, True)}, verdicts
+        for table in (t for t in parsed.tables if t.section == "verdict" and t.mart in KEYS):
+            compare(table, mart_rows(con, table.mart, table.where))
+        # the forest plot: one point per measure of the overall slice, hollow when not significant,
+        # else in the colour of its verdict
         overall = con.execute("select count(difference), count(*) filter (where not is_significant),"
                               " count(*) filter (where is_significant) from run_comparison"
                               " where slice_dimension = 'overall'").fetchone()
@@ -529,11 +742,93 @@ def test_run_comparison_section(sample_db, tmp_path):
     points = [c for chart in charts for c in chart.findall(".//circle[@class='point']")]
     assert len(points) == overall[0]
     assert sum(p.get("fill") == "#ffffff" for p in points) == overall[1]
+    kinds = [kind for measures in verdicts.values() for kind in measures.values()]
+    assert sum(p.get("fill") == "#0072B2" for p in points) == kinds.count("better")
+    assert sum(p.get("fill") == "#D55E00" for p in points) == kinds.count("worse")
     tips = [m.find("title").text for chart in charts for m in chart.findall(".//g[@class='mark']")]
-    assert any("p_value_holm" in tip and "difference" in tip for tip in tips)
+    assert any("p_value_holm" in tip and "difference" in tip and "n_losses" in tip and "(candidate worse)" in tip
+               for tip in tips)
     # the other sections show every run side by side
     headline = next(t for t in parsed.tables if t.attrs.get("id", "").startswith("headline"))
     assert {r["run_id"] for r in headline.records()} == set(runs)
+
+
+def check_regression_list(table: Table) -> None:
+    """Losses only, each the candidate worse in its measure's direction (by LOWER_IS_BETTER), the rows
+    of a measure together and worst first, each with its query text and both runs' records."""
+    records = table.records()
+    assert records and table.where.get("outcome") == "loss"
+    assert {"query_text", "baseline_record_uuids", "candidate_record_uuids", "pairing_key"} <= set(records[0])
+    for record in records:
+        assert record["outcome"] == "loss", record
+        difference = float(record["difference"])
+        assert (difference > 0) if record["metric"] in LOWER_IS_BETTER else (difference < 0), record
+        assert record["query_text"] and record["baseline_record_uuids"] and record["candidate_record_uuids"], record
+    groups = measure_groups(records, ["family", "metric", "k"])
+    assert len(groups) == len({key for key, _ in groups}), "the rows of a measure are not together"
+    for key, members in groups:
+        values = [abs(float(r["difference"])) for r in members]
+        assert values == sorted(values, reverse=True), f"{key} is not worst first"
+        assert len(members) <= REGRESSION_ROWS
+
+
+def test_regression_list_is_the_losses_worst_first(report, con):
+    """On the sample: per compared pair, the losses of run_comparison_queries (outcome = loss), at most
+    REGRESSION_ROWS per measure, worst first, with the query text and both runs' records."""
+    tables = [t for t in report["parsed"].tables if t.mart == "run_comparison_queries"]
+    pairs = con.execute("select distinct baseline_run_id, candidate_run_id from run_comparison_queries"
+                        " where outcome = 'loss'").fetchall()
+    assert pairs, "the sample's bot-v2 has losses"
+    assert sorted((t.where["baseline_run_id"], t.where["candidate_run_id"]) for t in tables) == sorted(pairs)
+    for table in tables:
+        assert table.section == "runs"
+        check_regression_list(table)
+        compare(table, mart_rows(con, table.mart, table.where))
+        expected = sum(min(REGRESSION_ROWS, n) for (n,) in con.execute(
+            "select count(*) from run_comparison_queries where baseline_run_id = ? and candidate_run_id = ?"
+            " and outcome = 'loss' group by family, metric, k",
+            [table.where["baseline_run_id"], table.where["candidate_run_id"]]).fetchall())
+        assert len(table.records()) == expected
+
+
+def test_verdict_opens_the_report(report, con):
+    """The verdict is the first section, right after the title and intro; it names every significant
+    measure of every compared pair under better or worse (on the sample: bot-v2's misleading context
+    rate at K 5 and 10, better), the headline metrics at one K and a link to every other section."""
+    page = report["html"]
+    sections = report["parsed"].sections
+    assert sections[0]["id"] == "verdict" and sections[0]["title"] == "Verdict"
+    assert page.index('<section id="verdict">') == page.index("<section"), "a section before the verdict"
+    assert "<nav" not in page[:page.index("<section")], "the links belong to the verdict"
+    verdicts = check_verdict(page, con)
+    sample = verdicts.get(("bot-v1", "bot-v2"))
+    if sample is not None:   # the project's sample (README, "Evaluation runs")
+        assert sample.get("misleading_context_rate@5") == "better" and sample.get("misleading_context_rate@10") == "better"
+    # the headline metrics at the verdict's K: every metric of every run, retrieval at that K only
+    k = headline_k(con)
+    headline = next(t for t in report["parsed"].tables if t.attrs.get("id") == "verdict-metric_values")
+    assert {r["k"] for r in headline.records()} == {str(k), NULL}
+    assert {r["run_id"] for r in headline.records()} == {r for (r,) in con.execute(
+        "select distinct run_id from metric_values").fetchall()}
+    # a link to each section of the details, in their order
+    assert verdict_of(page).links == [f"#{s['id']}" for s in sections[1:]]
+
+
+def test_legend_wraps_within_its_width():
+    """A legend too long for its chart wraps into lines, none wider than the chart leaves it."""
+    import report as report_script
+
+    items = [(f"series_name_number_{i}_at_k", "#000000") for i in range(7)]
+    for width in (120, 300, 596):
+        lines = report_script.legend_lines(items, width)
+        assert [item for line in lines for item in line] == items
+        for line in lines:
+            used = sum(report_script.legend_width(name) for name, _ in line) - 10
+            assert len(line) == 1 or used <= width, (width, line)
+        parts, extra = report_script.legend(items, 10, 13, width)
+        assert parts[0] == '<g class="legend">' and parts[-1] == "</g>"
+        assert extra == (len(lines) - 1) * report_script.LEGEND_LINE
+    assert report_script.legend([], 0, 13, 100) == ([], 0.0)
 
 
 @browser
@@ -562,3 +857,82 @@ def test_chromium_shows_the_report(report, tmp_path):
     rendered = parse(dom.stdout)
     assert [s["title"] for s in rendered.sections] == SECTIONS
     assert len(re.findall(r"<svg\b", dom.stdout)) == len(svgs(report["html"]))
+
+
+# The measuring script the browser tests add to a copy of the report (the report has no script): the
+# boxes, in page coordinates, of the sections and of every legend with its chart.
+MEASURE_SCRIPT = """<script>
+(function () {
+  function box(element) {
+    var r = element.getBoundingClientRect();
+    return {left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX, bottom: r.bottom + scrollY};
+  }
+  var out = {width: innerWidth,
+    sections: Array.from(document.querySelectorAll("body > section")).map(function (s) {
+      return Object.assign({id: s.id}, box(s)); }),
+    legends: Array.from(document.querySelectorAll("svg g.legend")).map(function (g) {
+      return {legend: box(g), chart: box(g.ownerSVGElement), label: g.ownerSVGElement.getAttribute("aria-label")}; })};
+  var pre = document.createElement("pre");
+  pre.id = "measured";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def chromium_or_skip() -> str:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("chromium is not installed: `make test` installs it (Makefile target .venv/bin/.chromium-installed)")
+    return chromium
+
+
+def measure(report: dict, folder: Path, width: int, height: int) -> dict:
+    """The boxes MEASURE_SCRIPT finds in the report as Chromium lays it out in a window of that size."""
+    chromium = chromium_or_skip()
+    page = report["html"]
+    assert "<script" not in page
+    probe = folder / f"measure-{width}x{height}.html"
+    probe.write_text(page.replace("</body>", MEASURE_SCRIPT + "</body>"), encoding="utf-8")
+    dom = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={folder / f'profile-{width}'}",
+                          f"--window-size={width},{height}", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=180)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r'<pre id="measured">(.*?)</pre>', dom.stdout, flags=re.S)
+    assert found, "the measuring script did not run"
+    measured = json.loads(html.unescape(found.group(1)))
+    assert measured["width"] == width, f"the window is {measured['width']} px wide, not {width}"
+    return measured
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+@browser
+def test_chromium_verdict_fits_the_first_screen(report, tmp_path):
+    """At 1400 px wide the verdict is the first section, and it starts and ends within the first 900 px."""
+    width, height = SCREEN
+    sections = measure(report, tmp_path, width, height)["sections"]
+    assert [s["id"] for s in sections][:1] == ["verdict"]
+    verdict = sections[0]
+    assert 0 <= verdict["top"] < verdict["bottom"] <= height, f"the verdict spans {verdict['top']}-{verdict['bottom']} px"
+    assert verdict["right"] <= width
+    assert all(s["top"] >= verdict["bottom"] for s in sections[1:]), "a section before the verdict ends"
+
+
+@browser
+@pytest.mark.parametrize("width", [1400, 1920])
+def test_chromium_legends_do_not_overlap(report, tmp_path, width):
+    """No two legends of the report overlap, and each stays within its own chart (so it cannot run
+    into the chart beside it)."""
+    legends = measure(report, tmp_path, width, SCREEN[1])["legends"]
+    assert len(legends) == report["html"].count('<g class="legend">') > 0
+    for item in legends:
+        legend, chart = item["legend"], item["chart"]
+        assert legend["right"] > legend["left"], item
+        assert chart["left"] - 1 <= legend["left"] and legend["right"] <= chart["right"] + 1 \
+            and chart["top"] - 1 <= legend["top"], f"a legend outside its chart: {item}"
+    clashes = [(a["label"], b["label"]) for a, b in itertools.combinations(legends, 2)
+               if overlap(a["legend"], b["legend"])]
+    assert not clashes, f"legends that overlap at {width} px: {clashes[:5]}"

@@ -46,7 +46,8 @@ SEED_FILES = [f"{spec['seed']}.csv" for spec in R.TASKS.values()] + ["annotators
 PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
                 "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
                 "annotator_quality", "labeling_protocol", "labeling_drift", "judge_agreement",
-                "judge_weights", "judge_metric_values", "run_comparison", "run_comparison_queries"]
+                "judge_weights", "judge_metric_values", "run_comparison", "run_comparison_queries",
+                "export_row_counts"]
 SKIP_TOP = {".venv", ".venv-compat", ".venv-metricflow", "target", "logs", ".git", ".pytest_cache",
             ".ruff_cache", "dbt_packages_cache"}
 BUILD_TIMEOUT = 1200
@@ -57,7 +58,7 @@ BUILD_TIMEOUT = 1200
 def _ignore(src, names):
     out = {n for n in names if n.endswith((".duckdb", ".duckdb.wal")) or n == "__pycache__"}
     if Path(src).resolve() == PROJECT:
-        out |= {n for n in names if n in SKIP_TOP}
+        out |= {n for n in names if n in SKIP_TOP or n.startswith(".venv")}
     return out
 
 
