@@ -22,6 +22,41 @@
 {%- endmacro %}
 
 {#-
+    The source system whose own export the input holds (var input_format): `native` (the 0005
+    files, seeds or files mode) or `phoenix` (files mode). Each has a folder of its own under
+    models/staging; only the selected one's models are enabled.
+-#}
+{% macro ragmart_input_format() -%}
+    {%- set input_format = var('input_format', 'native') -%}
+    {%- if input_format not in ['native', 'phoenix'] -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'input_format' must be 'native' or 'phoenix', got '" ~ input_format ~ "'") }}
+    {%- endif -%}
+    {%- if input_format != 'native' and ragmart_input_mode() != 'files' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: input_format '" ~ input_format ~ "' reads a folder of the tool's export: use"
+            ~ " make build-files INPUT=folder (input_mode 'files' with input_path)") }}
+    {%- endif -%}
+    {{ return(input_format) }}
+{%- endmacro %}
+
+{#-
+    The staged relation of an input (`retrieval`, `grounding`, `generation`, `annotators`,
+    `records`) in the 0005 shape, from the source system of the var input_format: its rows as given
+    with annotation_row_id, source_file, source_row and malformed_record. The exports come from
+    the format's own folder (stg_native__<task>, stg_phoenix__<task>); the annotators from the
+    format's folder too (a tool may record kinds); the records always from the 0005 records input.
+    Only staging (and the quarantine, for the original values) reads through this macro.
+-#}
+{% macro ragmart_source_model(input_name) -%}
+    {%- set input_format = ragmart_input_format() -%}
+    {%- if input_name == 'records' -%}
+        {{ return(ref('stg_native__records')) }}
+    {%- endif -%}
+    {{ return(ref('stg_' ~ input_format ~ '__' ~ input_name)) }}
+{%- endmacro %}
+
+{#-
     Files mode numbers the rows by their place in the input: file k (base_export_files'
     ragmart_file_index) and data row n of that file give k * ragmart_file_position_base() + n.
 -#}

@@ -2,22 +2,15 @@
     Quarantine: every rejected row of the three exports (and of the records seed) with its reason
     codes and its original values, so that an annotation lead can fix the source. Columns of
     another input are null. Staging keeps only the columns the pipeline needs, so the original
-    values are read again from the input (ragmart_input_rows), with the file and data row each
-    came from: the seeds or, in files mode, the files read by base_export_files. The rows of the
+    values are read again from the staged input rows (ragmart_source_model: every column as
+    given, with the file and data row each came from, whatever the source system). The rows of the
     four inputs are one union (each input's columns, null for another input's), met once with the
     rejected rows. Filtering each input by its rejected rows before the union instead (a family
     of CTEs per input) was faster by 0.9 to 1.4 s on the 12.1M-row export, about 0.3 % of its
     build (docs/benchmarks.md, "The quarantine as one union").
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
-{%- set files_mode = ragmart_input_mode() == 'files' %}
 {%- set null_text = 'cast(null as ' ~ dbt.type_string() ~ ')' %}
-{%- set inputs = {
-    'retrieval': ref('base_export_files') if files_mode else ref('retrieval_annotations'),
-    'grounding': ref('base_export_files') if files_mode else ref('grounding_annotations'),
-    'generation': ref('base_export_files') if files_mode else ref('generation_annotations'),
-    'records': ref('base_export_files') if files_mode else ref('records'),
-} %}
 with
 
 row_status as (
@@ -45,7 +38,7 @@ input_rows as (
         {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from ({{ ragmart_input_rows(input_name, inputs[input_name]) }}) as {{ input_name }}_rows
+    from {{ ragmart_source_model(input_name) }}
     {%- if not loop.last %}
 
     union all

@@ -668,8 +668,8 @@ def test_missing_annotators_and_mass_rejection_fail_the_build(failed):
 
 
 def _export_files_model():
-    """models/staging/annotation_exports/base/base_export_files.py as a module (its functions, no dbt)."""
-    path = PROJECT / "models" / "staging" / "annotation_exports" / "base" / "base_export_files.py"
+    """models/staging/native/base_export_files.py as a module (its functions, no dbt)."""
+    path = PROJECT / "models" / "staging" / "native" / "base_export_files.py"
     spec = importlib.util.spec_from_file_location("base_export_files", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,22 +1,15 @@
 {#-
     Accounting (docs/rules.md): for each export (and the records seed), rows in the file = accepted + rejected + superseded,
     and every row has exactly one of those statuses. Returns the tasks where the books do not balance.
-    The inputs are the seeds or, in files mode, the files read by base_export_files.
+    The inputs are the staged rows of each input (ragmart_source_model), whatever the source system.
 -#}
-{%- set files_mode = ragmart_input_mode() == 'files' %}
-{%- set inputs = {
-    'retrieval': ref('base_export_files') if files_mode else ref('retrieval_annotations'),
-    'grounding': ref('base_export_files') if files_mode else ref('grounding_annotations'),
-    'generation': ref('base_export_files') if files_mode else ref('generation_annotations'),
-    'records': ref('base_export_files') if files_mode else ref('records'),
-} %}
 with
 {%- for task in ragmart_status_inputs() %}
 
 {{ task }}_export as (
 
     select '{{ task }}' as task, count(*) as n_export_rows
-    from {{ ragmart_input_relation(task, inputs[task]) }}
+    from {{ ragmart_source_model(task) }}
 
 ),
 {%- endfor %}

@@ -1,17 +1,16 @@
 {#-
-    The annotators input: the seed or, in files mode, the annotators files read by
-    base_export_files. One row per listing (annotator_id, kind, role): rows that list an annotator
+    The annotators input (ragmart_source_model: the 0005 annotators seed or files, and for a tool
+    that records annotator kinds the ids it records). One row per listing (annotator_id, kind, role): rows that list an annotator
     the same way count once, however many files or copies hold them (several daily copies of one
     list in a folder), and the files they came from are kept. An id listed with two kinds or
     roles keeps a row for each, which assert_annotators_are_valid stops on, naming the files.
 -#}
-{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('annotators') %}
 
 with
 
 source as (
 
-    {{ ragmart_input_rows('annotators', input) }}
+    select * from {{ ragmart_source_model('annotators') }}
 
 ),
 

@@ -1,11 +1,10 @@
-{#- The records input: the seed or, in files mode, the records files read by base_export_files. -#}
-{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('records') %}
+{#- The records input (ragmart_source_model: the 0005 records seed or files). -#}
 
 with
 
 source as (
 
-    {{ ragmart_input_rows('records', input) }}
+    select * from {{ ragmart_source_model('records') }}
 
 ),
 

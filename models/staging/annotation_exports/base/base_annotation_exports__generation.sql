@@ -1,15 +1,14 @@
 {#-
     The generation export as read, narrowed: the row id, where the row came from, the short columns as
     given (text) and a blank flag per long text; see the model's docs for why this is a table of
-    its own. The input is the seed or, in files mode, the export files read by base_export_files.
+    its own. The rows come from the source system of the var input_format (ragmart_source_model).
 -#}
-{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('generation_annotations') %}
 
 with
 
 source as (
 
-    {{ ragmart_input_rows('generation', input) }}
+    select * from {{ ragmart_source_model('generation') }}
 
 ),
 

@@ -1,7 +1,9 @@
-"""The export files of one folder as read (files mode): every row of every input, every value as text.
+"""The 0005 files of one folder as read (files mode): every row of every input, every value as text.
 
 Each file of `input_path` whose name starts with an input's name (retrieval, grounding,
-generation, annotators, records; any case) is read: CSV files ending in .csv, .tsv or .txt (also
+generation, annotators, records; any case) is read (with another var input_format than
+`native`, only the annotators and records files: the tool's own export is read by its models):
+CSV files ending in .csv, .tsv or .txt (also
 gzip-compressed, .gz) and Parquet files; a file so named in any other format stops the build, so
 that no rows are left out unnoticed. All are appended by column name, with:
 
@@ -70,18 +72,19 @@ def _setting(value):
     return str(value)
 
 
-def _find_files(folder):
-    """The files of each input, by name; a file named for an input in a format ragmart cannot read stops the build."""
+def _find_files(folder, inputs):
+    """The files of each of `inputs`, by name; a file named for one of them in a format ragmart cannot
+    read stops the build."""
     if not os.path.isdir(folder):
         raise ExportFileError(f"input_path '{folder}' is not a folder (var input_path, files mode)")
-    found = {name: [] for name in INPUTS}
+    found = {name: [] for name in inputs}
     ignored = []
     for entry in sorted(os.listdir(folder)):
         path = os.path.join(folder, entry)
         lower = entry.lower()
         if entry.startswith(".") or not os.path.isfile(path):
             continue
-        matches = [name for name in INPUTS if lower.startswith(name)]
+        matches = [name for name in inputs if lower.startswith(name)]
         if not matches:
             if lower.endswith(CSV_ENDINGS + PARQUET_ENDINGS):
                 ignored.append(entry)
@@ -371,6 +374,7 @@ def model(dbt, session):
     # each dbt.config.get on a line of its own: dbt finds the settings a Python model reads in its code
     encoding_setting = _setting(dbt.config.get("input_encoding"))
     forced_delimiter = _setting(dbt.config.get("csv_delimiter"))
+    input_format = _setting(dbt.config.get("input_format")) or "native"
     if folder is None:
         raise ExportFileError("input_mode 'files' needs the var input_path, the folder of the exports,"
                               " e.g. --vars '{input_mode: files, input_path: /data/exports}'")
@@ -384,8 +388,11 @@ def model(dbt, session):
         if forced_delimiter not in DELIMITERS:
             raise ExportFileError(f"var csv_delimiter must be ',', ';' or a tab, got {forced_delimiter!r}")
 
-    found, ignored = _find_files(folder)
-    for name in ["retrieval", "grounding", "generation"]:
+    # a tool's own export (another input_format) is read by its own models; here only the
+    # annotators and records files beside it
+    inputs = INPUTS if input_format == "native" else ["annotators", "records"]
+    found, ignored = _find_files(folder, inputs)
+    for name in ["retrieval", "grounding", "generation"] if input_format == "native" else []:
         if not found[name]:
             others = ", ".join(ignored) if ignored else "none"
             raise ExportFileError(
@@ -395,7 +402,7 @@ def model(dbt, session):
     work_dir = tempfile.mkdtemp(prefix="ragmart_files_")  # clean copies of files re-read record by record
     scans, file_index = [], 0
     try:
-        for input_name in INPUTS:
+        for input_name in inputs:
             for path in found[input_name]:
                 file_index += 1
                 try:
@@ -408,4 +415,9 @@ def model(dbt, session):
                     raise ExportFileError(f"{os.path.basename(path)}: the file cannot be read ({error})") from None
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
+    if not scans:  # a tool's export without annotators or records files: no row, the columns alone
+        return session.sql("select cast(null as varchar) as ragmart_input, cast(null as bigint) as ragmart_file_index,"
+                           " cast(null as varchar) as ragmart_source_file, cast(null as bigint) as ragmart_source_row,"
+                           " cast(null as varchar) as ragmart_file_columns, cast(null as varchar) as"
+                           " ragmart_malformed_record where false")
     return session.sql(" union all by name ".join(scans))
