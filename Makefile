@@ -31,7 +31,7 @@ METRICFLOW_VENV ?= .venv-metricflow
 export RAGMART_METRICFLOW_VENV = $(abspath $(METRICFLOW_VENV))
 comma := ,
 
-.PHONY: build build-files export report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help
+.PHONY: build build-files export report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -49,6 +49,7 @@ help:
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (README, Semantic layer)"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
+	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix (scripts/make_phoenix_fixtures.py)"
 
 # The venvs are filled by uv (requirements-uv.txt, the one package pip installs), a few times
 # faster than pip with the same pinned packages. It compiles the bytecode at install time on
@@ -186,3 +187,16 @@ test:
 clean:
 	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building.duckdb \
 		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb
+
+# Arize Phoenix (requirements-phoenix.txt) in its own venv: scripts/make_phoenix_fixtures.py starts a
+# local Phoenix (loopback only, a temporary database), sends traces and annotations of the sample and
+# rewrites tests/python/fixtures/phoenix from what Phoenix wrote. The tests read those committed files.
+PHOENIX_VENV ?= .venv-phoenix
+
+$(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-installed
+	@test -x $(PHOENIX_VENV)/bin/python || $(PYTHON) -m venv $(PHOENIX_VENV)
+	$(UV_INSTALL) $(PHOENIX_VENV)/bin/python -r requirements-phoenix.txt
+	@touch $@
+
+phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
+	$(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py

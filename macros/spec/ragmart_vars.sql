@@ -213,3 +213,62 @@
     {%- endif -%}
     {{ return(value) }}
 {%- endmacro %}
+
+{#-
+    The var label_values (default {}): extra spellings of a label value, each -> 1 or 0, compared
+    after trimming and lower-casing, on top of the boolean spellings (every input format). Returns
+    a dict of the lower-cased, trimmed spellings; a compile error names a value other than 0 or 1,
+    or a spelling that is already one of the other value.
+-#}
+{% macro ragmart_label_values() -%}
+    {%- set given = var('label_values', {}) or {} -%}
+    {%- if given is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'label_values' must be a mapping of spellings to 1 or 0, e.g. {relevant: 1, irrelevant: 0}; got "
+            ~ given) }}
+    {%- endif -%}
+    {%- set out = {} -%}
+    {%- for spelling, value in given.items() -%}
+        {%- set number = 1 if value in [1, '1', true, 'true'] else (0 if value in [0, '0', false, 'false'] else none) -%}
+        {%- if number is none -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: var 'label_values' maps '" ~ spelling ~ "' to " ~ value ~ "; each spelling must map to 1 or 0") }}
+        {%- endif -%}
+        {%- set key = (spelling | string | trim | lower) -%}
+        {%- if key in ['false', 'f', '0', 'no', 'n', 'true', 't', '1', 'yes', 'y'] -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: var 'label_values' gives '" ~ spelling ~ "', which is already a boolean spelling") }}
+        {%- endif -%}
+        {%- do out.update({key: number}) -%}
+    {%- endfor -%}
+    {{ return(out) }}
+{%- endmacro %}
+
+{#-
+    The var label_names (default {}): a tool's name of a label -> the ragmart label (a binary label
+    of a task, or can_answer). Returns the mapping; a compile error names a target that is no label.
+-#}
+{% macro ragmart_label_names() -%}
+    {%- set given = var('label_names', {}) or {} -%}
+    {%- if given is not mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'label_names' must be a mapping of a tool's label names to ragmart labels,"
+            ~ " e.g. {relevance: topically_relevant}; got " ~ given) }}
+    {%- endif -%}
+    {%- set known = ragmart_labels() + ['can_answer'] -%}
+    {%- for name, label in given.items() if label not in known -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'label_names' maps '" ~ name ~ "' to '" ~ label ~ "', which is not a label; the labels are "
+            ~ (known | join(', '))) }}
+    {%- endfor -%}
+    {{ return(given) }}
+{%- endmacro %}
+
+{#- The var score_threshold (default null): none, or the number at or above which a tool's score is 1. -#}
+{% macro ragmart_score_threshold() -%}
+    {%- set value = var('score_threshold', none) -%}
+    {%- if value is none or (value is string and value | trim | lower in ['', 'none', 'null']) -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {{ return(ragmart_number_var('score_threshold', none)) }}
+{%- endmacro %}

@@ -24,10 +24,23 @@
 
 {#- 1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null. -#}
 {% macro ragmart_parse_boolean(expression) -%}
+    {%- set spellings = ragmart_boolean_spellings() -%}
     case
-        when lower({{ ragmart_trim(expression) }}) in ('true', 't', '1', 'yes', 'y') then 1
-        when lower({{ ragmart_trim(expression) }}) in ('false', 'f', '0', 'no', 'n') then 0
+        when lower({{ ragmart_trim(expression) }}) in ({{ spellings[1] | join(', ') }}) then 1
+        when lower({{ ragmart_trim(expression) }}) in ({{ spellings[0] | join(', ') }}) then 0
     end
+{%- endmacro %}
+
+{#-
+    The spellings of 0 and of 1, as quoted SQL literals: `false f 0 no n` and `true t 1 yes y`,
+    and the extra spellings of the var label_values (ragmart_label_values), e.g. {relevant: 1}.
+-#}
+{% macro ragmart_boolean_spellings() -%}
+    {%- set spellings = [["'false'", "'f'", "'0'", "'no'", "'n'"], ["'true'", "'t'", "'1'", "'yes'", "'y'"]] -%}
+    {%- for spelling, value in ragmart_label_values().items() -%}
+        {%- do spellings[value].append("'" ~ spelling | replace("'", "''") ~ "'") -%}
+    {%- endfor -%}
+    {{ return(spellings) }}
 {%- endmacro %}
 
 {#-

@@ -1,0 +1,92 @@
+{#-
+    Every Phoenix annotation whose name is a ragmart label (by itself or through the var
+    label_names), one row each, with its family, its annotator and its value as 0005 text: a
+    non-empty `label` decides (the boolean spellings and label_values parse it later, an unknown
+    spelling stays as given and is invalid); else the `score`: exactly 1 or 0, or with the var
+    score_threshold set, 1 at or above it and 0 below; any other score stays as given (invalid).
+    The annotator is the annotation's `identifier`, else its metadata's annotator_id. Of several
+    annotations of one annotator for one label of one unit (on several spans of a trace, or a span
+    and the trace), the latest counts (`is_latest`).
+-#}
+{%- set label_names = ragmart_label_names() %}
+{%- set threshold = ragmart_score_threshold() %}
+
+with
+
+annotations as (
+
+    select * from {{ ref('base_phoenix__export') }}
+    where row_kind = 'annotation'
+
+),
+
+named as (
+
+    select
+        *,
+        {%- if label_names %}
+        case {{ ragmart_clean_text('name') }}
+            {%- for tool_name, label in label_names.items() %}
+            when '{{ tool_name | replace("'", "''") }}' then '{{ label }}'
+            {%- endfor %}
+            else {{ ragmart_clean_text('name') }}
+        end as label_name,
+        {%- else %}
+        {{ ragmart_clean_text('name') }} as label_name,
+        {%- endif %}
+        {{ ragmart_clean_text('coalesce(identifier, metadata_annotator_id)') }} as annotator_id,
+        {{ ragmart_try_cast('score', ragmart_type_double()) }} as score_number
+
+    from annotations
+
+),
+
+labelled as (
+
+    select
+        named.*,
+        case
+            {%- for task in ragmart_tasks() %}
+            when label_name in ('{{ ragmart_task_spec(task).labels | join("', '") }}') then '{{ task }}'
+            {%- endfor %}
+            when label_name = 'can_answer' then 'retrieval'
+        end as family,
+        case
+            when {{ ragmart_clean_text('label') }} is not null then label
+            when score_number is null then score
+            {%- if threshold is not none %}
+            when score_number >= {{ threshold }} then '1'
+            else '0'
+            {%- else %}
+            when score_number = 1 then '1'
+            when score_number = 0 then '0'
+            else score
+            {%- endif %}
+        end as value_text,
+        table_index * {{ ragmart_file_position_base() }} + source_row as annotation_key
+
+    from named
+
+),
+
+final as (
+
+    select
+        *,
+        row_number() over (
+            partition by
+                trace_id,
+                family,
+                case when annotation_target = 'document' then span_id end,
+                document_position,
+                annotator_id,
+                label_name
+            order by updated_at desc, annotation_key desc
+        ) = 1 as is_latest
+
+    from labelled
+    where family is not null
+
+)
+
+select * from final

@@ -1,0 +1,916 @@
+#!/usr/bin/env python3
+"""Write the Phoenix fixtures: a small Arize Phoenix database and its exports, made by a real Phoenix.
+
+`make phoenix-fixtures` runs this script with .venv-phoenix (requirements-phoenix.txt: arize-phoenix,
+its client and phoenix-otel, pinned exactly); the project's normal test run does not need Phoenix, it
+reads the files this script leaves in tests/python/fixtures/phoenix (the default of --out).
+
+What it does:
+
+1. Starts `phoenix serve` from this interpreter as a subprocess, with PHOENIX_WORKING_DIR set to a new
+   temporary folder (so a new SQLite database), PHOENIX_HOST=127.0.0.1 and free loopback ports for HTTP
+   (PHOENIX_PORT) and OTLP gRPC (PHOENIX_GRPC_PORT), telemetry, external resources and the MCP server
+   off. Phoenix binds its gRPC server to `[::]` whatever PHOENIX_HOST says, so the subprocess patches
+   grpc.aio's add_insecure_port to bind 127.0.0.1 instead, and the script checks that every socket the
+   server listens on is a loopback one before it sends anything. The server is always stopped at the
+   end (SIGINT, then SIGTERM/SIGKILL when it hangs).
+2. Picks records of the project's sample (seeds/*.csv): queries answered in both runs (bot-v1 and
+   bot-v2 of records.csv) whose two records have rows in all three export families and whose chunk
+   ranks are 1..n; from those, in sorted query_id order, first each query that brings something not yet
+   covered (LLM and CODE annotators, both languages, the adjudicator, an annotator missing from
+   annotators.csv, a value that is not a boolean, a resubmission of a retrieval unit and one of a
+   grounding or generation unit, a created_at that does not parse),
+   then the queries with the fewest seed rows (ties in query_id order), to keep the fixtures small,
+   until QUERIES queries (2 records each) are chosen; the records are listed by query_id, then run.
+3. Sends one OpenTelemetry trace per record to the project `ragmart-sample` (OTLP over HTTP, through
+   phoenix.otel.register): the trace id is the record_uuid's 32 hex digits (an IdGenerator of its own;
+   span ids are derived from the trace id, times from a fixed clock), with OpenInference attributes: a
+   CHAIN root span (input.value = the query, output.value = the answer, metadata = {"language": ...}
+   when the record's rows name one), a RETRIEVER child (input.value = generated_search_query, one
+   retrieval document per chunk ordered by chunk_rank, so position = rank - 1; each chunk once, from its
+   first row) and an LLM child. A second project, `playground`, gets one trace and one annotation.
+4. Sends the sample's labels of those records as annotations, all rows of the three families in
+   created_at order (rows whose created_at does not parse first, then file order), so that a
+   resubmission upserts and the last value wins as Phoenix keeps no history:
+   - retrieval labels (topically_relevant, evidence_sufficient, misleading, can_answer) are document
+     annotations on the RETRIEVER span at the chunk's position, through the GraphQL mutation
+     `createDocumentAnnotations` (what the UI uses; it upserts on name, span, position and identifier):
+     the REST endpoint /v1/document_annotations refuses a non-empty identifier;
+   - grounding and generation labels are span annotations on the root span (client
+     spans.log_span_annotations), except the generation labels of TRACE_ANNOTATOR, which are trace
+     annotations (client traces.log_trace_annotations);
+   - name = the label's column, identifier = annotator_id, annotator_kind = the annotator's kind in
+     annotators.csv (HUMAN when not listed). HUMAN annotators send label "yes"/"no", LLM annotators
+     label "true"/"false", score 1.0/0.0 and an explanation, CODE annotators a score alone. A value that
+     is not boolean-like (docs/rules.md: true t 1 yes y / false f 0 no n) is sent as its (trimmed) text
+     in `label`; an empty value is not sent. LLM and CODE annotations and trace annotations carry
+     metadata {"annotator_id": ..., "source": "ragmart fixtures"}.
+5. Stops Phoenix and writes into --out:
+   - db/phoenix.db: a copy of Phoenix's SQLite database (sqlite3 backup API), switched to rollback
+     journal mode with 512-byte pages (SQLite's smallest) and VACUUMed, so it is small and opening it writes no -wal file;
+   - parquet/ and csv/: the frames of project ragmart-sample as a user gets them: spans
+     (client spans.get_spans_dataframe), span_annotations (client spans.get_span_annotations_dataframe
+     of all its spans), document_annotations (GraphQL Span.documentEvaluations of every RETRIEVER span:
+     span_id, document_position, name, label, score, explanation, annotator_kind, identifier, metadata,
+     created_at, updated_at) and trace_annotations (REST /v1/projects/{project}/trace_annotations shaped
+     as the client shapes span annotations: `result` flattened, `name` renamed annotation_name, indexed
+     by trace_id), each written with pandas' defaults: df.to_parquet(path) and df.to_csv(path);
+   - in each of db/, parquet/ and csv/: records.csv (record_uuid as the 32-hex trace id, run_id,
+     query_id) and annotators.csv (the sample's adjudicator rows: Phoenix has no roles);
+   - manifest.json: the versions used, the chosen records, counts and the generation date.
+
+Everything but what Phoenix stamps itself (row ids, created_at/updated_at) and the manifest's date is
+the same from one run to the next.
+
+Usage (from the project root; `make phoenix-fixtures` does this):
+    .venv-phoenix/bin/python scripts/make_phoenix_fixtures.py [--out tests/python/fixtures/phoenix]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import hashlib
+import ipaddress
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+SEEDS = PROJECT / "seeds"
+DEFAULT_OUT = "tests/python/fixtures/phoenix"
+
+PROJECT_NAME = "ragmart-sample"
+PLAYGROUND_PROJECT = "playground"
+RUNS = ("bot-v1", "bot-v2")
+QUERIES = 12  # two records each: 24 traces
+# The one HUMAN annotator whose generation labels go to Phoenix as trace annotations.
+TRACE_ANNOTATOR = "k.oezdemir"
+METADATA_SOURCE = "ragmart fixtures"
+# The spans' clock: trace i starts at CLOCK_START + i * CLOCK_STEP.
+CLOCK_START = dt.datetime(2025, 3, 1, 8, 0, tzinfo=dt.UTC)
+CLOCK_STEP = dt.timedelta(minutes=5)
+
+RETRIEVAL_LABELS = ("topically_relevant", "evidence_sufficient", "misleading", "can_answer")
+GROUNDING_LABELS = (
+    "support_present",
+    "unsupported_claim_present",
+    "contradicted_claim_present",
+    "source_cited",
+    "fabricated_source",
+)
+GENERATION_LABELS = ("proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content")
+FAMILIES = {
+    "retrieval": ("retrieval_annotations.csv", RETRIEVAL_LABELS),
+    "grounding": ("grounding_annotations.csv", GROUNDING_LABELS),
+    "generation": ("generation_annotations.csv", GENERATION_LABELS),
+}
+TRUE_VALUES = {"true", "t", "1", "yes", "y"}
+FALSE_VALUES = {"false", "f", "0", "no", "n"}
+# docs/rules.md, Inputs: date, `T` or a space, hh:mm with optional seconds and fraction, optional zone.
+TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?"
+)
+FRAMES = ("spans", "span_annotations", "document_annotations", "trace_annotations")
+
+# Run in the server's interpreter: Phoenix's gRPC server binds "[::]:<port>" whatever PHOENIX_HOST is;
+# this makes it bind the loopback address, then starts `phoenix serve`.
+SERVER_BOOTSTRAP = """
+import sys
+import grpc.aio
+
+_make_server = grpc.aio.server
+
+
+def _loopback_server(*args, **kwargs):
+    server = _make_server(*args, **kwargs)
+    add_insecure_port = server.add_insecure_port
+    server.add_insecure_port = lambda address: add_insecure_port(address.replace("[::]", "127.0.0.1", 1))
+    return server
+
+
+grpc.aio.server = _loopback_server
+from phoenix.server.main import main
+
+sys.argv = ["phoenix", "serve"]
+main()
+"""
+
+
+class FixtureError(Exception):
+    """A problem with the seeds, the server or the outputs, reported as `error: ...`."""
+
+
+# --------------------------------------------------------------------------------------------- seeds
+
+
+def read_seed(name: str) -> list[dict[str, str]]:
+    with open(SEEDS / name, encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def parse_timestamp(text: str) -> dt.datetime | None:
+    """created_at as docs/rules.md reads it (no zone: UTC), or None when it does not parse."""
+    match = TIMESTAMP.fullmatch(text.strip())
+    if not match:
+        return None
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    try:
+        value = dt.datetime(
+            int(year), int(month), int(day), int(hour), int(minute), int(second or 0),
+            int((fraction or "0")[:6].ljust(6, "0")), tzinfo=dt.UTC,
+        )
+    except ValueError:
+        return None
+    if zone and zone != "Z":
+        digits = zone[1:].replace(":", "")
+        offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
+        value -= offset if zone[0] == "+" else -offset
+    return value
+
+
+def parse_boolean(text: str) -> int | None:
+    value = text.strip().lower()
+    return 1 if value in TRUE_VALUES else 0 if value in FALSE_VALUES else None
+
+
+def parse_rank(text: str) -> int | None:
+    match = re.fullmatch(r"([0-9]+)(?:\.0+)?", text.strip())
+    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
+
+
+@dataclass
+class Record:
+    uuid: str  # as in the seeds, with dashes
+    run_id: str
+    query_id: str
+    rows: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=lambda: defaultdict(list))
+
+    @property
+    def trace_id(self) -> str:
+        return uuid.UUID(self.uuid).hex
+
+    def first(self, family: str, column: str) -> str:
+        """The first non-blank value of a column among the record's rows of a family ('' if none)."""
+        return next((row[column] for _, row in self.rows[family] if row[column].strip()), "")
+
+    @property
+    def query(self) -> str:
+        return self.first("retrieval", "input_query") or self.first("grounding", "query") or self.first("generation", "query")
+
+    @property
+    def answer(self) -> str:
+        return self.first("grounding", "answer") or self.first("generation", "answer")
+
+    @property
+    def language(self) -> str:
+        for family in FAMILIES:
+            if value := self.first(family, "language").strip():
+                return value
+        return ""
+
+    def documents(self) -> list[dict[str, str]]:
+        """Each chunk once (its first row), ordered by chunk_rank; None when ranks are not 1..n."""
+        chunks: dict[str, dict[str, str]] = {}
+        for _, row in self.rows["retrieval"]:
+            chunks.setdefault(row["chunk_id"], row)
+        ranked = sorted(chunks.values(), key=lambda row: parse_rank(row["chunk_rank"]) or 0)
+        if [parse_rank(row["chunk_rank"]) for row in ranked] != list(range(1, len(ranked) + 1)):
+            return []
+        return ranked
+
+
+def load_sample() -> tuple[dict[str, Record], dict[str, dict[str, str]]]:
+    annotators = {row["annotator_id"].strip(): row for row in read_seed("annotators.csv")}
+    listed = read_seed("records.csv")
+    counts = defaultdict(int)
+    for row in listed:
+        counts[row["record_uuid"].strip()] += 1
+    records = {
+        row["record_uuid"].strip(): Record(row["record_uuid"].strip(), row["run_id"].strip(), row["query_id"].strip())
+        for row in listed
+        if counts[row["record_uuid"].strip()] == 1 and row["run_id"].strip() in RUNS and row["query_id"].strip()
+    }
+    for family, (file_name, _) in FAMILIES.items():
+        for line, row in enumerate(read_seed(file_name), start=2):
+            if (record := records.get(row["record_uuid"].strip())) is not None:
+                record.rows[family].append((line, row))
+    return records, annotators
+
+
+def kind_of(annotator_id: str, annotators: dict[str, dict[str, str]]) -> str:
+    row = annotators.get(annotator_id.strip())
+    return row["annotator_kind"].strip().upper() if row else "HUMAN"
+
+
+def features(record: Record, annotators: dict[str, dict[str, str]]) -> set[str]:
+    found: set[str] = set()
+    seen: set[tuple] = set()
+    for family, (_, labels) in FAMILIES.items():
+        for _, row in record.rows[family]:
+            annotator_id = row["annotator_id"].strip()
+            found.add("kind:" + kind_of(annotator_id, annotators))
+            if annotator_id not in annotators:
+                found.add("unlisted_annotator")
+            elif annotators[annotator_id]["role"].strip().lower() == "adjudicator":
+                found.add("adjudicator")
+            if row["language"].strip():
+                found.add("language:" + row["language"].strip())
+            if parse_timestamp(row["created_at"]) is None:
+                found.add("invalid_created_at")
+            if any(row[label].strip() and parse_boolean(row[label]) is None for label in labels):
+                found.add("invalid_value")
+            unit = (family, annotator_id, row["chunk_id"] if family == "retrieval" else "")
+            if unit in seen:
+                found.add("resubmission:" + ("document" if family == "retrieval" else "span"))
+            seen.add(unit)
+    return found
+
+
+def eligible(record: Record) -> bool:
+    return (
+        all(record.rows[family] for family in FAMILIES)
+        and bool(record.documents())
+        and all(row["annotator_id"].strip() for family in FAMILIES for _, row in record.rows[family])
+        and bool(record.query and record.answer)
+    )
+
+
+def choose_records(records: dict[str, Record], annotators: dict[str, dict[str, str]]) -> list[Record]:
+    """QUERIES queries with an eligible record in each run: those adding coverage, then the smallest."""
+    by_query: dict[str, dict[str, Record]] = defaultdict(dict)
+    for record in records.values():
+        by_query[record.query_id][record.run_id] = record
+    candidates = sorted(
+        query_id for query_id, runs in by_query.items() if set(runs) == set(RUNS) and all(map(eligible, runs.values()))
+    )
+    wanted = {
+        "kind:LLM", "kind:CODE", "kind:HUMAN", "language:de", "language:en", "adjudicator", "unlisted_annotator",
+        "invalid_value", "invalid_created_at", "resubmission:document", "resubmission:span",
+    }
+    chosen: list[str] = []
+    covered: set[str] = set()
+    for query_id in candidates:
+        found = set().union(*(features(record, annotators) for record in by_query[query_id].values())) & wanted
+        if found - covered and len(chosen) < QUERIES:
+            chosen.append(query_id)
+            covered |= found
+    def size(query_id: str) -> int:
+        return sum(len(record.rows[family]) for record in by_query[query_id].values() for family in FAMILIES)
+
+    for query_id in sorted(candidates, key=lambda query_id: (size(query_id), query_id)):
+        if len(chosen) >= QUERIES:
+            break
+        if query_id not in chosen:
+            chosen.append(query_id)
+    if len(chosen) < QUERIES or wanted - covered:
+        raise FixtureError(f"the sample has too few eligible queries or lacks {sorted(wanted - covered)}")
+    return [by_query[query_id][run] for query_id in sorted(chosen) for run in RUNS]
+
+
+# -------------------------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PhoenixServer:
+    """`phoenix serve` on loopback ports with its database in `working_dir`; a context manager."""
+
+    def __init__(self, working_dir: Path) -> None:
+        self.working_dir = working_dir
+        self.port = free_port()
+        self.grpc_port = free_port()
+        while self.grpc_port == self.port:
+            self.grpc_port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = working_dir.parent / "phoenix-server.log"
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> PhoenixServer:
+        env = {key: value for key, value in os.environ.items() if not key.startswith(("PHOENIX_", "OTEL_"))}
+        env.update(
+            PHOENIX_WORKING_DIR=str(self.working_dir),
+            PHOENIX_HOST="127.0.0.1",
+            PHOENIX_PORT=str(self.port),
+            PHOENIX_GRPC_PORT=str(self.grpc_port),
+            PHOENIX_TELEMETRY_ENABLED="false",
+            PHOENIX_ALLOW_EXTERNAL_RESOURCES="false",
+            PHOENIX_ENABLE_MCP_SERVER="false",
+            PHOENIX_ENABLE_AUTH="false",
+        )
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", SERVER_BOOTSTRAP], env=env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        try:
+            self.wait_ready()
+            self.check_loopback()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def wait_ready(self, timeout: float = 180.0) -> None:
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise FixtureError(f"Phoenix exited with {self.process.returncode}:\n{self.log_tail()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        raise FixtureError(f"Phoenix did not answer within {timeout:.0f} s:\n{self.log_tail()}")
+
+    def check_loopback(self) -> None:
+        """Every socket the server listens on is a loopback one (else stop: nothing is sent)."""
+        import psutil
+
+        listening = [
+            conn.laddr
+            for conn in psutil.Process(self.process.pid).net_connections(kind="inet")
+            if conn.status == psutil.CONN_LISTEN
+        ]
+        ports = {address.port for address in listening}
+        if {self.port, self.grpc_port} - ports:
+            raise FixtureError(f"Phoenix does not listen on ports {self.port} and {self.grpc_port}: {listening}")
+        if outside := [address for address in listening if not is_loopback(address.ip)]:
+            raise FixtureError(f"Phoenix listens beyond the loopback interface: {outside}")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        for send, wait in ((lambda: self.process.send_signal(signal.SIGINT), 30), (self.process.terminate, 10)):
+            send()
+            try:
+                self.process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+        self.process.kill()
+        self.process.wait()
+
+
+def is_loopback(ip: str) -> bool:
+    """127.0.0.0/8, ::1 or an IPv4-mapped loopback address (gRPC binds 127.0.0.1 as ::ffff:127.0.0.1)."""
+    address = ipaddress.ip_address(ip)
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+def graphql(url: str, query: str, variables: dict | None = None) -> dict:
+    import httpx
+
+    response = httpx.post(f"{url}/graphql", json={"query": query, "variables": variables or {}}, timeout=60)
+    response.raise_for_status()
+    payload = response.json()
+    if payload.get("errors"):
+        raise FixtureError(f"GraphQL errors: {payload['errors']}")
+    return payload["data"]
+
+
+# ---------------------------------------------------------------------------------------------- traces
+
+
+def make_id_generator():
+    from opentelemetry.sdk.trace.id_generator import IdGenerator
+
+    class RecordIdGenerator(IdGenerator):
+        """The trace id set by `use` (a record's uuid); span ids derived from it, in order of creation."""
+
+        def __init__(self) -> None:
+            self.trace_id = 0
+            self.count = 0
+
+        def use(self, trace_hex: str) -> None:
+            self.trace_id = int(trace_hex, 16)
+            self.count = 0
+
+        def generate_trace_id(self) -> int:
+            return self.trace_id
+
+        def generate_span_id(self) -> int:
+            self.count += 1
+            digest = hashlib.sha256(f"{self.trace_id:032x}/{self.count}".encode()).digest()
+            return int.from_bytes(digest[:8], "big") or 1
+
+    return RecordIdGenerator()
+
+
+def nanos(moment: dt.datetime) -> int:
+    return int(moment.timestamp()) * 1_000_000_000 + moment.microsecond * 1_000
+
+
+@dataclass
+class Trace:
+    record: Record
+    root_span_id: str = ""
+    retriever_span_id: str = ""
+    llm_span_id: str = ""
+    positions: dict[str, int] = field(default_factory=dict)  # chunk_id -> document position
+
+
+def tracer_provider(server: PhoenixServer, project_name: str, id_generator):
+    from phoenix.otel import register
+
+    return register(
+        endpoint=f"{server.url}/v1/traces", project_name=project_name, batch=False, set_global_tracer_provider=False,
+        verbose=False, id_generator=id_generator,
+    )
+
+
+def span_hex(span) -> str:
+    return f"{span.get_span_context().span_id:016x}"
+
+
+def send_traces(server: PhoenixServer, records: list[Record]) -> list[Trace]:
+    from opentelemetry.trace import Status, StatusCode, set_span_in_context
+
+    id_generator = make_id_generator()
+    provider = tracer_provider(server, PROJECT_NAME, id_generator)
+    tracer = provider.get_tracer("ragmart.fixtures")
+    traces = []
+    for index, record in enumerate(records):
+        trace = Trace(record)
+        id_generator.use(record.trace_id)
+        start = CLOCK_START + index * CLOCK_STEP
+        documents = record.documents()
+        trace.positions = {row["chunk_id"]: position for position, row in enumerate(documents)}
+        root_attributes = {
+            "openinference.span.kind": "CHAIN",
+            "input.value": record.query,
+            "input.mime_type": "text/plain",
+            "output.value": record.answer,
+            "output.mime_type": "text/plain",
+        }
+        if record.language:
+            root_attributes["metadata"] = json.dumps({"language": record.language})
+        root = tracer.start_span("rag_pipeline", attributes=root_attributes, start_time=nanos(start))
+        context = set_span_in_context(root)
+        retriever_attributes = {
+            "openinference.span.kind": "RETRIEVER",
+            "input.value": record.first("retrieval", "generated_search_query"),
+            "input.mime_type": "text/plain",
+        }
+        for position, row in enumerate(documents):
+            prefix = f"retrieval.documents.{position}.document"
+            retriever_attributes[f"{prefix}.id"] = row["chunk_id"]
+            retriever_attributes[f"{prefix}.content"] = row["chunk"]
+            retriever_attributes[f"{prefix}.metadata"] = json.dumps({"doc_id": row["doc_id"]})
+        retriever = tracer.start_span(
+            "retrieve", context=context, attributes=retriever_attributes, start_time=nanos(start + dt.timedelta(milliseconds=100))
+        )
+        retriever.set_status(Status(StatusCode.OK))
+        retriever.end(end_time=nanos(start + dt.timedelta(milliseconds=400)))
+        llm = tracer.start_span(
+            "generate",
+            context=context,
+            attributes={
+                "openinference.span.kind": "LLM",
+                "llm.model_name": record.run_id,
+                "input.value": record.query,
+                "input.mime_type": "text/plain",
+                "output.value": record.answer,
+                "output.mime_type": "text/plain",
+                "llm.input_messages.0.message.role": "user",
+                "llm.input_messages.0.message.content": record.query,
+                "llm.output_messages.0.message.role": "assistant",
+                "llm.output_messages.0.message.content": record.answer,
+            },
+            start_time=nanos(start + dt.timedelta(milliseconds=500)),
+        )
+        llm.set_status(Status(StatusCode.OK))
+        llm.end(end_time=nanos(start + dt.timedelta(milliseconds=2300)))
+        root.set_status(Status(StatusCode.OK))
+        root.end(end_time=nanos(start + dt.timedelta(milliseconds=2500)))
+        trace.root_span_id, trace.retriever_span_id, trace.llm_span_id = span_hex(root), span_hex(retriever), span_hex(llm)
+        traces.append(trace)
+    provider.force_flush()
+    provider.shutdown()
+    return traces
+
+
+def send_playground(server: PhoenixServer) -> str:
+    """One trace in project `playground`; returns its span id."""
+    from opentelemetry.trace import Status, StatusCode
+
+    id_generator = make_id_generator()
+    id_generator.use(uuid.uuid5(uuid.NAMESPACE_URL, "ragmart/phoenix-fixtures/playground").hex)
+    provider = tracer_provider(server, PLAYGROUND_PROJECT, id_generator)
+    start = CLOCK_START - dt.timedelta(hours=1)
+    span = provider.get_tracer("ragmart.fixtures").start_span(
+        "playground_chat",
+        attributes={
+            "openinference.span.kind": "LLM",
+            "llm.model_name": "playground",
+            "input.value": "Wie hoch ist der BAföG-Höchstsatz?",
+            "output.value": "Der Förderungshöchstbetrag liegt bei 934 Euro.",
+        },
+        start_time=nanos(start),
+    )
+    span.set_status(Status(StatusCode.OK))
+    span.end(end_time=nanos(start + dt.timedelta(seconds=1)))
+    provider.force_flush()
+    provider.shutdown()
+    return span_hex(span)
+
+
+def wait_for_spans(server: PhoenixServer, span_ids: list[str], timeout: float = 120.0) -> dict[str, str]:
+    """Phoenix ingests spans from a queue: wait until each is in the database; their GraphQL node ids."""
+    query = "query($spanId: String!) { getSpanByOtelId(spanId: $spanId) { id numDocuments } }"
+    node_ids: dict[str, str] = {}
+    deadline = time.monotonic() + timeout
+    for span_id in span_ids:
+        while True:
+            span = graphql(server.url, query, {"spanId": span_id})["getSpanByOtelId"]
+            if span:
+                node_ids[span_id] = span["id"]
+                break
+            if time.monotonic() > deadline:
+                raise FixtureError(f"span {span_id} did not reach Phoenix within {timeout:.0f} s")
+            time.sleep(0.25)
+    return node_ids
+
+
+# ----------------------------------------------------------------------------------------- annotations
+
+
+def annotation_value(text: str, kind: str) -> dict | None:
+    """label/score per the annotator's kind; a non-boolean value as its text in label; None if empty."""
+    if not text.strip():
+        return None
+    parsed = parse_boolean(text)
+    if parsed is None:
+        return {"label": text.strip()}
+    if kind == "HUMAN":
+        return {"label": "yes" if parsed else "no"}
+    if kind == "LLM":
+        return {"label": "true" if parsed else "false", "score": float(parsed)}
+    return {"score": float(parsed)}
+
+
+def explanation(row: dict[str, str], name: str, value: dict) -> str:
+    note = row.get("notes", "").strip()
+    return note or f"{row['annotator_id'].strip()} judged {name} = {value.get('label')}"
+
+
+CREATE_DOCUMENT_ANNOTATIONS = """
+mutation($input: [CreateDocumentAnnotationInput!]!) {
+  createDocumentAnnotations(input: $input) { documentAnnotations { id } }
+}
+"""
+
+
+def send_annotations(server: PhoenixServer, traces: list[Trace], node_ids: dict[str, str], annotators) -> dict[str, int]:
+    from phoenix.client import Client
+
+    client = Client(base_url=server.url)
+    by_uuid = {trace.record.uuid: trace for trace in traces}
+    rows = [
+        (family, line, row, by_uuid[row["record_uuid"].strip()])
+        for trace in traces
+        for family in FAMILIES
+        for line, row in trace.record.rows[family]
+    ]
+    family_order = list(FAMILIES)
+
+    def order(item):
+        family, line, row, _ = item
+        moment = parse_timestamp(row["created_at"])
+        return (moment is not None, moment or dt.datetime.min.replace(tzinfo=dt.UTC), family_order.index(family), line)
+
+    sent = {"document": 0, "span": 0, "trace": 0}
+    for family, _, row, trace in sorted(rows, key=order):
+        annotator_id = row["annotator_id"].strip()
+        kind = kind_of(annotator_id, annotators)
+        meta = {"annotator_id": annotator_id, "source": METADATA_SOURCE} if kind != "HUMAN" else {}
+        values = []
+        for name in FAMILIES[family][1]:
+            value = annotation_value(row[name], kind)
+            if value is None:
+                continue
+            if kind == "LLM":
+                value["explanation"] = explanation(row, name, value)
+            values.append((name, value))
+        if not values:
+            continue
+        if family == "retrieval":
+            position = trace.positions[row["chunk_id"]]
+            annotations = [
+                {
+                    "spanId": node_ids[trace.retriever_span_id],
+                    "documentPosition": position,
+                    "name": name,
+                    "annotatorKind": kind,
+                    "label": value.get("label"),
+                    "score": value.get("score"),
+                    "explanation": value.get("explanation"),
+                    "metadata": meta,
+                    "source": "API",
+                    "identifier": annotator_id,
+                }
+                for name, value in values
+            ]
+            graphql(server.url, CREATE_DOCUMENT_ANNOTATIONS, {"input": annotations})
+            sent["document"] += len(annotations)
+        elif family == "generation" and annotator_id == TRACE_ANNOTATOR:
+            annotations = [
+                {
+                    "name": name,
+                    "annotator_kind": kind,
+                    "trace_id": trace.record.trace_id,
+                    "result": value,
+                    "metadata": {"annotator_id": annotator_id, "source": METADATA_SOURCE},
+                    "identifier": annotator_id,
+                }
+                for name, value in values
+            ]
+            client.traces.log_trace_annotations(trace_annotations=annotations, sync=True)
+            sent["trace"] += len(annotations)
+        else:
+            annotations = [
+                {
+                    "name": name,
+                    "annotator_kind": kind,
+                    "span_id": trace.root_span_id,
+                    "result": value,
+                    "identifier": annotator_id,
+                    **({"metadata": meta} if meta else {}),
+                }
+                for name, value in values
+            ]
+            client.spans.log_span_annotations(span_annotations=annotations, sync=True)
+            sent["span"] += len(annotations)
+    return sent
+
+
+# --------------------------------------------------------------------------------------------- frames
+
+
+DOCUMENT_EVALUATIONS = """
+query($spanId: String!) {
+  getSpanByOtelId(spanId: $spanId) {
+    spanId
+    documentEvaluations {
+      documentPosition name label score explanation annotatorKind identifier metadata createdAt updatedAt
+    }
+  }
+}
+"""
+
+
+def frames(server: PhoenixServer, traces: list[Trace]) -> dict:
+    import httpx
+    import pandas as pd
+    from phoenix.client import Client
+
+    client = Client(base_url=server.url)
+    spans = client.spans.get_spans_dataframe(project_identifier=PROJECT_NAME, limit=10_000)
+    span_annotations = client.spans.get_span_annotations_dataframe(
+        spans_dataframe=spans, project_identifier=PROJECT_NAME, limit=1000
+    )
+    documents = []
+    for trace in traces:
+        span = graphql(server.url, DOCUMENT_EVALUATIONS, {"spanId": trace.retriever_span_id})["getSpanByOtelId"]
+        for evaluation in span["documentEvaluations"]:
+            documents.append(
+                {
+                    "span_id": span["spanId"],
+                    "document_position": evaluation["documentPosition"],
+                    "name": evaluation["name"],
+                    "label": evaluation["label"],
+                    "score": evaluation["score"],
+                    "explanation": evaluation["explanation"],
+                    "annotator_kind": evaluation["annotatorKind"],
+                    "identifier": evaluation["identifier"],
+                    "metadata": evaluation["metadata"],
+                    "created_at": evaluation["createdAt"],
+                    "updated_at": evaluation["updatedAt"],
+                }
+            )
+    document_annotations = pd.DataFrame(documents)
+    # Trace annotations as the client shapes span annotations (its get_span_annotations_dataframe).
+    data, cursor = [], None
+    while True:
+        params = {"trace_ids": [trace.record.trace_id for trace in traces], "limit": 1000}
+        if cursor:
+            params["cursor"] = cursor
+        response = httpx.get(f"{server.url}/v1/projects/{PROJECT_NAME}/trace_annotations", params=params, timeout=60)
+        response.raise_for_status()
+        payload = response.json()
+        data.extend(payload["data"])
+        if not (cursor := payload.get("next_cursor")):
+            break
+    trace_annotations = pd.DataFrame(data)
+    result = pd.json_normalize(trace_annotations["result"]).rename(columns=lambda column: f"result.{column}")
+    trace_annotations = pd.concat([trace_annotations.drop(columns=["result"]), result], axis=1)
+    trace_annotations = trace_annotations.rename(columns={"name": "annotation_name"}).set_index("trace_id")
+    return {
+        "spans": spans,
+        "span_annotations": span_annotations,
+        "document_annotations": document_annotations,
+        "trace_annotations": trace_annotations,
+    }
+
+
+# --------------------------------------------------------------------------------------------- output
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy (backup API), in rollback-journal mode with 512-byte pages (SQLite's smallest), VACUUMed."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")
+        dst.execute("PRAGMA page_size=512")
+        dst.execute("VACUUM")
+        dst.commit()
+    finally:
+        src.close()
+        dst.close()
+
+
+def write_side_files(folder: Path, records: list[Record], annotators_rows: list[dict[str, str]]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "records.csv", "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["record_uuid", "run_id", "query_id"])
+        writer.writerows([record.trace_id, record.run_id, record.query_id] for record in records)
+    with open(folder / "annotators.csv", "w", encoding="utf-8", newline="") as handle:
+        columns = ["annotator_id", "annotator_kind", "role", "display_name"]
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([row[column] for column in columns] for row in annotators_rows)
+
+
+def database_counts(path: Path) -> dict:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+        one = lambda sql: connection.execute(sql).fetchone()[0]  # noqa: E731
+        return {
+            "projects": one("SELECT count(*) FROM projects"),
+            "traces": one("SELECT count(*) FROM traces"),
+            "spans": one("SELECT count(*) FROM spans"),
+            "spans_by_kind": dict(connection.execute("SELECT span_kind, count(*) FROM spans GROUP BY 1 ORDER BY 1")),
+            "span_annotations": one("SELECT count(*) FROM span_annotations"),
+            "document_annotations": one("SELECT count(*) FROM document_annotations"),
+            "trace_annotations": one("SELECT count(*) FROM trace_annotations"),
+        }
+
+
+def version(package: str) -> str:
+    return importlib_metadata.version(package)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=None, help=f"the fixture folder (default: {DEFAULT_OUT} of the project)")
+    args = parser.parse_args(argv)
+    out = Path(os.path.abspath(args.out)) if args.out else PROJECT / DEFAULT_OUT
+
+    records, annotators = load_sample()
+    chosen = choose_records(records, annotators)
+    adjudicators = [row for row in read_seed("annotators.csv") if row["role"].strip().lower() == "adjudicator"]
+    print(f"chose {len(chosen)} records of {len({r.query_id for r in chosen})} queries", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="ragmart-phoenix-") as temp:
+        working_dir = Path(temp) / "phoenix"
+        working_dir.mkdir()
+        server = PhoenixServer(working_dir)
+        try:
+            with server:
+                print(f"Phoenix {version('arize-phoenix')} up at {server.url} (gRPC {server.grpc_port})", flush=True)
+                traces = send_traces(server, chosen)
+                playground_span = send_playground(server)
+                span_ids = [s for t in traces for s in (t.root_span_id, t.retriever_span_id, t.llm_span_id)]
+                node_ids = wait_for_spans(server, [*span_ids, playground_span])
+                sent = send_annotations(server, traces, node_ids, annotators)
+                from phoenix.client import Client
+
+                Client(base_url=server.url).spans.add_span_annotation(
+                    span_id=playground_span, annotation_name="helpful", annotator_kind="HUMAN", label="yes",
+                    identifier="a.schaefer", sync=True,
+                )
+                print(f"sent {sent} annotations", flush=True)
+                exported = frames(server, traces)
+        except Exception:
+            log = server.log_tail()
+            if log:
+                print(f"--- end of the Phoenix log ---\n{log}", file=sys.stderr)
+            raise
+
+        staging = out.with_name(out.name + ".new")
+        shutil.rmtree(staging, ignore_errors=True)
+        copy_database(working_dir / "phoenix.db", staging / "db" / "phoenix.db")
+        for name, frame in exported.items():
+            (staging / "parquet").mkdir(parents=True, exist_ok=True)
+            (staging / "csv").mkdir(parents=True, exist_ok=True)
+            frame.to_parquet(staging / "parquet" / f"{name}.parquet")
+            frame.to_csv(staging / "csv" / f"{name}.csv")
+        for folder in ("db", "parquet", "csv"):
+            write_side_files(staging / folder, chosen, adjudicators)
+        counts = database_counts(staging / "db" / "phoenix.db")
+        manifest = {
+            "generated_on": dt.datetime.now(dt.UTC).date().isoformat(),
+            "generator": "scripts/make_phoenix_fixtures.py",
+            "versions": {
+                package: version(package)
+                for package in ("arize-phoenix", "arize-phoenix-client", "arize-phoenix-otel", "pandas", "pyarrow")
+            },
+            "projects": [PROJECT_NAME, PLAYGROUND_PROJECT],
+            "records": [
+                {"record_uuid": record.trace_id, "run_id": record.run_id, "query_id": record.query_id} for record in chosen
+            ],
+            "trace_annotator": TRACE_ANNOTATOR,
+            "sent": {"document_annotations": sent["document"], "span_annotations": sent["span"] + 1,
+                     "trace_annotations": sent["trace"]},
+            "database": counts,
+            "frames": {name: len(frame) for name, frame in exported.items()},
+        }
+        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        shutil.rmtree(out, ignore_errors=True)
+        staging.rename(out)
+    total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+    print(f"wrote {out} ({total / 1024:.0f} KiB): {json.dumps(counts)}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except FixtureError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(1)

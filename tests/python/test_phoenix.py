@@ -1,0 +1,252 @@
+"""Arize Phoenix exports in (input_format: phoenix): the marts of the native files that hold the same information.
+
+The fixtures in fixtures/phoenix were written by a real Phoenix through its own client and
+GraphQL API (scripts/make_phoenix_fixtures.py regenerates them): its SQLite database (``db/``,
+with a second project), and the frames a user exports with the client as Parquet and as pandas'
+CSV (``parquet/``, ``csv/``), each beside the 0005 annotators file (the adjudicator's role,
+which Phoenix cannot record) and records file (the runs).
+
+* ``phoenix_db``: the database, every data test; ``phoenix_native``: the native files that
+  reference/phoenix.py derives from the same database, in plain Python from docs/rules.md. Every
+  public mart is equal (the quarantine's file and row point into the database, checked apart).
+* ``phoenix_edge``: a copy of the database changed through SQL the way teams label differently:
+  a label under another name (var ``label_names``), label texts of their own (``label_values``),
+  scores that need a threshold (``score_threshold``), an annotation with no identifier but its
+  annotator in the metadata, one with neither (``missing:annotator_id``), and a document
+  annotation on a position its span does not have (no chunk): against the native files the
+  reference derives from that copy with the same vars.
+* The frames (Parquet and CSV) built up to staging give the staged rows of the database.
+* A database with two annotated projects stops the build naming them (unless
+  ``phoenix_project``), and an identifier Phoenix records with two kinds stops it naming the id.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sqlite3
+from pathlib import Path
+
+import duckdb
+import pytest
+from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
+from reference import phoenix as P
+
+pytestmark = pytest.mark.slow
+
+FIXTURES = PROJECT / "tests" / "python" / "fixtures" / "phoenix"
+PROJECT_NAME = "ragmart-sample"
+EDGE_VARS = {"label_names": {"relevance": "topically_relevant"},
+             "label_values": {"hilfreich": 1, "nicht hilfreich": 0},
+             "score_threshold": 0.5}
+ORIGIN = ("annotation_row_id", "source_file", "source_row")
+
+
+def _edge_database(folder: Path) -> Path:
+    """The fixture database folder copied into `folder`, its annotations changed (module docstring)."""
+    shutil.copytree(FIXTURES / "db", folder, dirs_exist_ok=True)
+    con = sqlite3.connect(folder / "phoenix.db")
+    with con:
+        con.execute("update document_annotations set name = 'relevance' where name = 'topically_relevant'")
+        con.execute("update span_annotations set label = case label when 'yes' then 'hilfreich'"
+                    " when 'no' then 'nicht hilfreich' else label end where name = 'helpful' and annotator_kind = 'HUMAN'")
+        con.execute("update span_annotations set score = case score when 1.0 then 0.9 when 0.0 then 0.2 else score end"
+                    " where annotator_kind = 'CODE'")
+        first, second = [row[0] for row in con.execute(
+            "select id from span_annotations where annotator_kind = 'HUMAN' and name = 'support_present'"
+            " order by id limit 2")]
+        con.execute("update span_annotations set metadata = json_object('annotator_id', identifier), identifier = ''"
+                    " where id = ?", (first,))
+        con.execute("update span_annotations set metadata = '{}', identifier = '' where id = ?", (second,))
+        con.execute("update document_annotations set document_position = 99 where id ="
+                    " (select min(id) from document_annotations where annotator_kind = 'LLM')")
+    con.close()
+    return folder
+
+
+def _native(database_folder: Path, out: Path, **kwargs) -> Path:
+    return P.native_files(database_folder / "phoenix.db", out, project=PROJECT_NAME,
+                          annotators_file=database_folder / "annotators.csv",
+                          records_file=database_folder / "records.csv", **kwargs)
+
+
+@data_set("phoenix_db")
+def _db(out: Path) -> Path:
+    shutil.copytree(FIXTURES / "db", out / "phoenix")
+    return out / "phoenix"
+
+
+@data_set("phoenix_native")
+def _db_native(out: Path) -> Path:
+    return _native(FIXTURES / "db", out / "native")
+
+
+@data_set("phoenix_edge")
+def _edge(out: Path) -> Path:
+    return _edge_database(out / "phoenix")
+
+
+@data_set("phoenix_edge_native")
+def _edge_native(out: Path) -> Path:
+    database = _edge_database(out / "phoenix")
+    return _native(database, out / "native", label_names=EDGE_VARS["label_names"],
+                   score_threshold=EDGE_VARS["score_threshold"])
+
+
+scenario("phoenix_db", "phoenix_db", {"input_format": "phoenix", "phoenix_project": PROJECT_NAME}, tests=True,
+         files=True)
+scenario("phoenix_native", "phoenix_native", tests=True, generic_tests=False, files=True)
+scenario("phoenix_edge", "phoenix_edge", {"input_format": "phoenix", "phoenix_project": PROJECT_NAME, **EDGE_VARS},
+         tests=True, generic_tests=False, files=True)
+scenario("phoenix_edge_native", "phoenix_edge_native", {"label_values": EDGE_VARS["label_values"]}, tests=True,
+         generic_tests=False, files=True)
+PAIRS = {"fixture": ("phoenix_db", "phoenix_native"), "edge": ("phoenix_edge", "phoenix_edge_native")}
+SCENARIOS_USED = [name for pair in PAIRS.values() for name in pair]
+
+
+def _marts(build) -> dict[str, list[tuple]]:
+    columns = {mart: "*" for mart in PUBLIC_MARTS} | {"rejected_annotations": f"* exclude ({', '.join(ORIGIN)})"}
+    with duckdb.connect(str(build.db_path), read_only=True) as con:
+        return {mart: sorted(con.execute(f"select {columns[mart]} from {mart}").fetchall(), key=repr)
+                for mart in PUBLIC_MARTS}
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=0, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
+    return a == b
+
+
+def _rows_equal(left: list[tuple], right: list[tuple]) -> bool:
+    return len(left) == len(right) and all(
+        len(x) == len(y) and all(_same(u, v) for u, v in zip(x, y)) for x, y in zip(left, right))
+
+
+@pytest.fixture(scope="module")
+def built(builds):
+    out = {}
+    for case, names in PAIRS.items():
+        pair = []
+        for name in names:
+            build = builds.get(name).check()
+            failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
+            assert not failed, f"[{name}] dbt nodes failed: {failed}"
+            pair.append(build.derived("phoenix_marts", lambda build=build: _marts(build)))
+        out[case] = pair
+    out["db_build"] = builds.get("phoenix_db")
+    return out
+
+
+@pytest.mark.parametrize("case", list(PAIRS))
+@pytest.mark.parametrize("mart", PUBLIC_MARTS)
+def test_phoenix_marts_equal_the_native_files_of_the_same_information(built, case, mart):
+    phoenix, native = built[case]
+    assert phoenix[mart] or mart in ("labeling_drift",), f"{mart} is empty: the comparison would prove nothing"
+    assert _rows_equal(phoenix[mart], native[mart]), f"{mart} differs ({case})"
+
+
+def test_the_fixture_covers_what_phoenix_holds(built):
+    """Both runs, judges of both kinds, the adjudicator, invalid labels, trace annotations."""
+    phoenix, _ = built["fixture"]
+    assert {row[0] for row in phoenix["run_comparison"]} == {"bot-v1"}
+    assert {row[0] for row in phoenix["judge_weights"]} >= {"llm.judge-gpt4o", "code.citation-check"}
+    reasons = {reason for row in phoenix["rejected_annotations"] for reason in row[5].split(";")}
+    assert any(r.startswith("invalid_boolean:") for r in reasons), reasons
+    with sqlite3.connect(FIXTURES / "db" / "phoenix.db") as con:
+        assert con.execute("select count(*) from trace_annotations").fetchone()[0] > 0
+        assert con.execute("select count(distinct identifier) from document_annotations").fetchone()[0] >= 3
+
+
+def test_edge_cases_are_rejected_with_their_reasons(built):
+    phoenix, _ = built["edge"]
+    reasons = [row[5] for row in phoenix["rejected_annotations"]]
+    assert any("missing:annotator_id" in r for r in reasons), reasons
+    assert any("missing:chunk_id" in r for r in reasons), reasons
+
+
+def test_rejected_rows_point_into_the_database(built):
+    build = built["db_build"]
+    with duckdb.connect(str(build.db_path), read_only=True) as con:
+        rows = con.execute("select task, source_file, source_row from rejected_annotations where task <> 'records'"
+                           ).fetchall()
+    assert rows
+    with sqlite3.connect(FIXTURES / "db" / "phoenix.db") as con:
+        ids = {table: {i for (i,) in con.execute(f"select id from {table}")}
+               for table in ("document_annotations", "span_annotations", "trace_annotations")}
+    for task, source_file, source_row in rows:
+        assert source_file == "phoenix.db"
+        tables = ["document_annotations"] if task == "retrieval" else ["span_annotations", "trace_annotations"]
+        assert any(source_row in ids[table] for table in tables), (task, source_row)
+
+
+# --------------------------------------------------------------------------- frames and failures
+
+STAGED = ["stg_annotation_exports__retrieval", "stg_annotation_exports__grounding",
+          "stg_annotation_exports__generation", "stg_annotation_exports__annotators"]
+
+
+def _staged(database: Path) -> dict[str, list[tuple]]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        out = {}
+        for model in STAGED:
+            columns = [c for (c,) in con.execute(
+                "select column_name from information_schema.columns where table_name = ? order by ordinal_position",
+                [model]).fetchall() if c not in ("annotation_row_id", "source_files", "n_listed_rows")]
+            out[model] = sorted(con.execute(f"select {', '.join(columns)} from {model}").fetchall(), key=repr)
+        return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One project copy; dbt build up to staging on the frames, and the builds that must stop."""
+    root = tmp_path_factory.mktemp("phoenix")
+    project = prepare_project(root, None)
+    out = {}
+
+    def build(case, folder, variables, select, must_pass):
+        database = root / f"{case}.duckdb"
+        args = ["build", "--exclude", "resource_type:seed", "resource_type:unit_test",
+                "--vars", json.dumps({"input_mode": "files", "input_path": str(folder), **variables})]
+        result = run_dbt(project, args + (["--select", *select, "--indirect-selection", "cautious"] if select else []),
+                         env={"RAGMART_DUCKDB_PATH": database.name})
+        text = result.stdout + result.stderr
+        failed = [r for r in read_run_results(project) if r["status"] in ("error", "fail")]
+        if must_pass:
+            assert result.returncode == 0 and not failed, f"[{case}] dbt failed:\n{text[-4000:]}"
+        else:
+            assert result.returncode != 0, f"[{case}] the build should have failed"
+        out[case] = (database, text)
+
+    upto_staging = [f"+{model}" for model in STAGED]
+    for shape in ("parquet", "csv"):
+        build(shape, FIXTURES / shape, {"input_format": "phoenix"}, upto_staging, True)
+    build("projects", FIXTURES / "db", {"input_format": "phoenix"}, ["base_phoenix__export"], False)
+    two_kinds = root / "two_kinds"
+    shutil.copytree(FIXTURES / "db", two_kinds)
+    with sqlite3.connect(two_kinds / "phoenix.db") as con:
+        con.execute("update span_annotations set annotator_kind = 'LLM' where id ="
+                    " (select min(id) from span_annotations where identifier = 'j.mueller')")
+    build("two_kinds", two_kinds, {"input_format": "phoenix", "phoenix_project": PROJECT_NAME},
+          ["+stg_annotation_exports__annotators"], False)
+    return out
+
+
+@pytest.mark.parametrize("shape", ["parquet", "csv"])
+def test_frames_give_the_staged_rows_of_the_database(built, runs, shape):
+    expected = _staged(built["db_build"].db_path)
+    got = _staged(runs[shape][0])
+    for model in STAGED:
+        assert expected[model], model
+        assert _rows_equal(expected[model], got[model]), f"{model} differs for the {shape} frames"
+
+
+def test_several_annotated_projects_stop_the_build_naming_them(runs):
+    text = runs["projects"][1]
+    assert "2 projects hold annotations (playground, ragmart-sample); set the var phoenix_project" in text
+
+
+def test_an_identifier_with_two_kinds_stops_the_build_naming_it(runs):
+    text = runs["two_kinds"][1]
+    assert "annotator_id j.mueller: annotator_id listed with different kinds or roles" in text
+    assert "annotator_kind HUMAN, role annotator in phoenix.db" in text and "annotator_kind LLM" in text
