@@ -35,7 +35,8 @@ named as (
         {{ ragmart_clean_text('name') }} as label_name,
         {%- endif %}
         {{ ragmart_clean_text('coalesce(identifier, metadata_annotator_id)') }} as annotator_id,
-        {{ ragmart_try_cast('score', ragmart_type_double()) }} as score_number
+        {#- DuckDB's try_cast: Phoenix is read in files mode, on DuckDB only -#}
+        try_cast(score as double) as score_number
 
     from annotations
 
