@@ -29,9 +29,16 @@ export RAGMART_COMPAT_VENV = $(abspath $(COMPAT_VENV))
 # "Semantic layer").
 METRICFLOW_VENV ?= .venv-metricflow
 export RAGMART_METRICFLOW_VENV = $(abspath $(METRICFLOW_VENV))
+# The datasets library (requirements-hf.txt) in its own venv: tests/python/test_training.py loads the
+# folder of `make export-hf` with it, offline.
+HF_VENV ?= .venv-hf
+export RAGMART_HF_VENV = $(abspath $(HF_VENV))
+# make export-hf: the dataset folder (empty: target/hf of the project; a relative path is relative to
+# the folder make was run from, as EXPORT_DIR).
+export RAGMART_HF_DIR = $(value HF_DIR)
 comma := ,
 
-.PHONY: build build-files export report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures
+.PHONY: build build-files export export-hf report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -42,6 +49,7 @@ help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
+	@echo "make export-hf [HF_DIR=folder]   the training view (consensus labels as text/text_pair) as a Hugging Face dataset folder (default: target/hf)"
 	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
 	@echo "make report-screenshot   docs/report.png, the README's picture of the sample's report (run make build first)"
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
@@ -77,6 +85,11 @@ $(BIN)/.dev-installed: requirements-dev.txt $(BIN)/.runtime-installed
 $(COMPAT_VENV)/.compat-installed: requirements-compat.txt | $(BIN)/.uv-installed
 	@test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV)
 	$(UV_INSTALL) $(COMPAT_VENV)/bin/python -r requirements-compat.txt
+	@touch $@
+
+$(HF_VENV)/.hf-installed: requirements-hf.txt | $(BIN)/.uv-installed
+	@test -x $(HF_VENV)/bin/python || $(PYTHON) -m venv $(HF_VENV)
+	$(UV_INSTALL) $(HF_VENV)/bin/python -r requirements-hf.txt
 	@touch $@
 
 $(METRICFLOW_VENV)/.metricflow-installed: requirements-metricflow.txt | $(BIN)/.uv-installed
@@ -120,6 +133,11 @@ build-files: $(BIN)/.runtime-installed
 # (scripts/export_marts.py --help).
 export: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/export_marts.py --out="$$RAGMART_EXPORT_DIR" --relative-to="$$RAGMART_CALLER_DIR"
+
+# The training view as a Hugging Face dataset folder (<family>/<split>.parquet and a dataset card),
+# from the published database, read-only (scripts/export_hf.py --help).
+export-hf: $(BIN)/.runtime-installed
+	$(BIN)/python scripts/export_hf.py --out="$$RAGMART_HF_DIR" --relative-to="$$RAGMART_CALLER_DIR"
 
 # One self-contained HTML file (inline SVG charts, no script, no network) of the published database's
 # marts, read-only (scripts/report.py --help).
@@ -165,7 +183,7 @@ docs: $(BIN)/.dev-installed
 # The test modules in two processes (pytest-xdist, a module's tests together); the kit builds each
 # data set once for both (tests/python/kit/builds.py). PYTEST_ARGS= runs them in one process.
 PYTEST_ARGS ?= -n 2 --dist loadfile
-pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(METRICFLOW_VENV)/.metricflow-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
+pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(METRICFLOW_VENV)/.metricflow-installed $(HF_VENV)/.hf-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
 		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q $(PYTEST_ARGS)

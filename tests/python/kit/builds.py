@@ -47,7 +47,8 @@ PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", 
                 "rejected_annotations", "annotator_agreement", "annotator_pair_agreement",
                 "annotator_quality", "labeling_protocol", "labeling_drift", "judge_agreement",
                 "judge_weights", "judge_metric_values", "run_comparison", "run_comparison_queries",
-                "export_row_counts"]
+                "export_row_counts", "retrieval_training_pairs", "grounding_training_pairs",
+                "generation_training_pairs"]
 SKIP_TOP = {".venv", ".venv-compat", ".venv-metricflow", "target", "logs", ".git", ".pytest_cache",
             ".ruff_cache", "dbt_packages_cache"}
 BUILD_TIMEOUT = 1200
