@@ -237,7 +237,7 @@ def slowest_nodes(run_results: Path, count: int = 8) -> list[tuple[str, float]]:
 
 # The parts of a build, by the work they do; the first four are the work the core-job floor does too.
 FLOOR_PARTS = ("reading and parsing", "row checks and statuses", "consensus, records and measures", "quarantine")
-OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "data tests", "other")
+OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "training view", "data tests", "other")
 
 
 # The folders of the intermediate models of the consensus, the record grain and the measures.
@@ -265,6 +265,8 @@ def part_of(node: dict) -> str:
         return "judges"
     if group == "quarantine":
         return "quarantine"
+    if path.startswith("models/intermediate/training/") or group == "training":
+        return "training view"
     if path.startswith(MEASURE_FOLDERS) or group == "metrics":
         return "consensus, records and measures"
     return "other"
