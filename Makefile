@@ -38,7 +38,7 @@ export RAGMART_HF_VENV = $(abspath $(HF_VENV))
 export RAGMART_HF_DIR = $(value HF_DIR)
 comma := ,
 
-.PHONY: build build-files export export-hf report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures
+.PHONY: build build-files export export-hf report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -58,6 +58,7 @@ help:
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix (scripts/make_phoenix_fixtures.py)"
+	@echo "make label-studio-fixtures   set up .venv-label-studio and rewrite tests/python/fixtures/label_studio with a local Label Studio (scripts/make_label_studio_fixtures.py)"
 
 # The venvs are filled by uv (requirements-uv.txt, the one package pip installs), a few times
 # faster than pip with the same pinned packages. It compiles the bytecode at install time on
@@ -218,3 +219,17 @@ $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-instal
 
 phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
 	$(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py
+
+# Label Studio (requirements-label-studio.txt) in its own venv: scripts/make_label_studio_fixtures.py starts
+# a local Label Studio (loopback only, a temporary SQLite database), has annotator accounts submit labels
+# of the sample and rewrites tests/python/fixtures/label_studio from Label Studio's exports (committed;
+# the Label Studio input format is next, and its tests will read them).
+LABEL_STUDIO_VENV ?= .venv-label-studio
+
+$(LABEL_STUDIO_VENV)/.label-studio-installed: requirements-label-studio.txt | $(BIN)/.uv-installed
+	@test -x $(LABEL_STUDIO_VENV)/bin/python || $(PYTHON) -m venv $(LABEL_STUDIO_VENV)
+	$(UV_INSTALL) $(LABEL_STUDIO_VENV)/bin/python -r requirements-label-studio.txt
+	@touch $@
+
+label-studio-fixtures: $(LABEL_STUDIO_VENV)/.label-studio-installed
+	$(LABEL_STUDIO_VENV)/bin/python scripts/make_label_studio_fixtures.py
