@@ -13,7 +13,8 @@ which Phoenix cannot record) and records file (the runs).
   a label under another name (var ``label_names``), label texts of their own (``label_values``),
   scores that need a threshold (``score_threshold``), an annotation with no identifier but its
   annotator in the metadata, one with neither (``missing:annotator_id``), and a document
-  annotation on a position its span does not have (no chunk): against the native files the
+  annotation on a position its span does not have (no chunk), and a name of no label (not read,
+  named in the build log): against the native files the
   reference derives from that copy with the same vars.
 * The frames (Parquet and CSV) built up to staging give the staged rows of the database.
 * A database with two annotated projects stops the build naming them (unless
@@ -61,6 +62,9 @@ def _edge_database(folder: Path) -> Path:
         con.execute("update span_annotations set metadata = '{}', identifier = '' where id = ?", (second,))
         con.execute("update document_annotations set document_position = 99 where id ="
                     " (select min(id) from document_annotations where annotator_kind = 'LLM')")
+        # an annotation of a name no label has: not read, and named in the build log
+        con.execute("update span_annotations set name = 'tone' where id ="
+                    " (select min(id) from span_annotations where name = 'helpful' and annotator_kind = 'LLM')")
     con.close()
     return folder
 
@@ -156,6 +160,13 @@ def test_the_fixture_covers_what_phoenix_holds(built):
     with sqlite3.connect(FIXTURES / "db" / "phoenix.db") as con:
         assert con.execute("select count(*) from trace_annotations").fetchone()[0] > 0
         assert con.execute("select count(distinct identifier) from document_annotations").fetchone()[0] >= 3
+
+
+def test_names_that_map_to_no_label_are_named_in_the_build_log(builds):
+    output = builds.get("phoenix_edge").check().output
+    assert "Phoenix annotation names that map to no label are not read: tone (1 annotations)" in output, output[-3000:]
+    # `relevance` maps to a label through the var label_names: it is read, so not listed
+    assert output.split("are not read:")[1].split(". Map")[0].strip() == "tone (1 annotations)"
 
 
 def test_edge_cases_are_rejected_with_their_reasons(built):
