@@ -81,11 +81,9 @@ import ipaddress
 import json
 import os
 import platform
-import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -95,8 +93,18 @@ from dataclasses import dataclass, field
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 
+from fixture_sample import (
+    FAMILIES,
+    FixtureError,
+    free_port,
+    kind_of,
+    parse_boolean,
+    parse_rank,
+    parse_timestamp,
+    read_seed,
+)
+
 PROJECT = Path(__file__).resolve().parent.parent
-SEEDS = PROJECT / "seeds"
 DEFAULT_OUT = "tests/python/fixtures/label_studio"
 
 RUNS = ("bot-v1", "bot-v2")
@@ -109,20 +117,6 @@ ADJUDICATOR = "m.koenig"
 MULTI_CHOICE = ("grounding", "support_present", ("Yes", "No"))
 LEAD_TIME_LIMIT = 600.0  # seconds
 
-RETRIEVAL_LABELS = ("topically_relevant", "evidence_sufficient", "misleading", "can_answer")
-GROUNDING_LABELS = (
-    "support_present",
-    "unsupported_claim_present",
-    "contradicted_claim_present",
-    "source_cited",
-    "fabricated_source",
-)
-GENERATION_LABELS = ("proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content")
-FAMILIES = {
-    "retrieval": ("retrieval_annotations.csv", RETRIEVAL_LABELS),
-    "grounding": ("grounding_annotations.csv", GROUNDING_LABELS),
-    "generation": ("generation_annotations.csv", GENERATION_LABELS),
-}
 # Per family: the Text tags (name = the data key shown) and the one the controls point to.
 TEXTS = {
     "retrieval": ("input_query", "generated_search_query", "doc_id", "chunk"),
@@ -132,12 +126,6 @@ TEXTS = {
 TO_NAME = {"retrieval": "chunk", "grounding": "answer", "generation": "answer"}
 # The data key named like a control (CSV/TSV exports rename it _data_<key>).
 COLLIDING_DATA_KEY = ("grounding", "notes")
-TRUE_VALUES = {"true", "t", "1", "yes", "y"}
-FALSE_VALUES = {"false", "f", "0", "no", "n"}
-# docs/rules.md, Inputs: date, `T` or a space, hh:mm with optional seconds and fraction, optional zone.
-TIMESTAMP = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?"
-)
 # export type -> (folder, file name pattern)
 EXPORTS = {
     "JSON": ("json", "{family}_export.json"),
@@ -154,46 +142,7 @@ SERVER_SETTINGS = (
 )
 
 
-class FixtureError(Exception):
-    """A problem with the seeds, the server or the outputs, reported as `error: ...`."""
-
-
 # --------------------------------------------------------------------------------------------- seeds
-
-
-def read_seed(name: str) -> list[dict[str, str]]:
-    with open(SEEDS / name, encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def parse_timestamp(text: str) -> dt.datetime | None:
-    """created_at as docs/rules.md reads it (no zone: UTC), or None when it does not parse."""
-    match = TIMESTAMP.fullmatch(text.strip())
-    if not match:
-        return None
-    year, month, day, hour, minute, second, fraction, zone = match.groups()
-    try:
-        value = dt.datetime(
-            int(year), int(month), int(day), int(hour), int(minute), int(second or 0),
-            int((fraction or "0")[:6].ljust(6, "0")), tzinfo=dt.UTC,
-        )
-    except ValueError:
-        return None
-    if zone and zone != "Z":
-        digits = zone[1:].replace(":", "")
-        offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-        value -= offset if zone[0] == "+" else -offset
-    return value
-
-
-def parse_boolean(text: str) -> int | None:
-    value = text.strip().lower()
-    return 1 if value in TRUE_VALUES else 0 if value in FALSE_VALUES else None
-
-
-def parse_rank(text: str) -> int | None:
-    match = re.fullmatch(r"([0-9]+)(?:\.0+)?", text.strip())
-    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
 @dataclass
@@ -246,11 +195,6 @@ def load_sample() -> tuple[dict[str, Record], dict[str, dict[str, str]]]:
             if (record := records.get(row["record_uuid"].strip())) is not None:
                 record.rows[family].append((line, row))
     return records, annotators
-
-
-def kind_of(annotator_id: str, annotators: dict[str, dict[str, str]]) -> str:
-    row = annotators.get(annotator_id.strip())
-    return row["annotator_kind"].strip().upper() if row else "HUMAN"
 
 
 def unit_of(family: str, row: dict[str, str]) -> tuple[str, str, str]:
@@ -329,12 +273,6 @@ def choose_records(records: dict[str, Record], annotators: dict[str, dict[str, s
 
 
 # -------------------------------------------------------------------------------------------- server
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def is_loopback(ip: str) -> bool:
