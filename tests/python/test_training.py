@@ -61,8 +61,11 @@ def test_a_query_never_straddles_two_splits(builds, name):
     assert {s for found in splits.values() for s in found} == {"train", "validation", "test"}
 
 
-def test_the_split_is_the_keys_alone():
-    assert T.split_of("q-0042") == T.split_of("q-0042")
+def test_the_split_follows_the_shares():
+    """The reference's rule at its edges (all train, all test) and its shares on many keys."""
+    keys = [f"query {i}" for i in range(2000)]
+    assert {T.split_of(k, {"train": 1.0, "validation": 0.0, "test": 0.0}) for k in keys} == {"train"}
+    assert {T.split_of(k, {"train": 0.0, "validation": 0.0, "test": 1.0}) for k in keys} == {"test"}
     shares = [T.split_of(f"query {i}") for i in range(20000)]
     assert abs(shares.count("train") / 20000 - 0.8) < 0.02 and abs(shares.count("test") / 20000 - 0.1) < 0.02
 
