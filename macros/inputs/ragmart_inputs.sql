@@ -23,14 +23,14 @@
 
 {#-
     The source system whose own export the input holds (var input_format): `native` (the 0005
-    files, seeds or files mode) or `phoenix` (files mode). Each has a folder of its own under
-    models/staging; only the selected one's models are enabled.
+    files, seeds or files mode), `phoenix` or `label_studio` (files mode). Each has a folder of its
+    own under models/staging; only the selected one's models are enabled.
 -#}
 {% macro ragmart_input_format() -%}
     {%- set input_format = var('input_format', 'native') -%}
-    {%- if input_format not in ['native', 'phoenix'] -%}
+    {%- if input_format not in ['native', 'phoenix', 'label_studio'] -%}
         {{ exceptions.raise_compiler_error(
-            "ragmart: var 'input_format' must be 'native' or 'phoenix', got '" ~ input_format ~ "'") }}
+            "ragmart: var 'input_format' must be 'native', 'phoenix' or 'label_studio', got '" ~ input_format ~ "'") }}
     {%- endif -%}
     {%- if input_format != 'native' and ragmart_input_mode() != 'files' -%}
         {{ exceptions.raise_compiler_error(
@@ -44,14 +44,15 @@
     The staged relation of an input (`retrieval`, `grounding`, `generation`, `annotators`,
     `records`) in the 0005 shape, from the source system of the var input_format: its rows as given
     with annotation_row_id, source_file, source_row and malformed_record. The exports come from
-    the format's own folder (stg_native__<task>, stg_phoenix__<task>); the annotators from the
-    format's folder too (a tool may record kinds); the records always from the 0005 records input.
+    the format's own folder (stg_native__<task>, stg_phoenix__<task>, stg_label_studio__<task>);
+    the annotators from the format's folder when the tool records kinds (Phoenix), else from the
+    0005 annotators input; the records always from the 0005 records input.
     Only staging (and the quarantine, for the original values) reads through this macro.
 -#}
 {% macro ragmart_source_model(input_name) -%}
     {%- set input_format = ragmart_input_format() -%}
-    {%- if input_name == 'records' -%}
-        {{ return(ref('stg_native__records')) }}
+    {%- if input_name == 'records' or (input_name == 'annotators' and input_format == 'label_studio') -%}
+        {{ return(ref('stg_native__' ~ input_name)) }}
     {%- endif -%}
     {{ return(ref('stg_' ~ input_format ~ '__' ~ input_name)) }}
 {%- endmacro %}

@@ -1,0 +1,43 @@
+{#-
+    What the build log says of a Label Studio export (stg_label_studio__annotations calls it once
+    the export is read): the skipped (cancelled) annotations per file, which are not rows; a
+    warning per JSON export that lists its predictions by id only (the UI's JSON export: the
+    judges' results are not in it, the snapshot export has them); and a warning naming the
+    controls (JSON results) whose names map to no label, `can_answer` or `notes`.
+    `export`: base_label_studio__export; `controls`: the column names a control can fill;
+    `label_names`: the var label_names.
+-#}
+{% macro ragmart_label_studio_log(export, controls, label_names) -%}
+    {%- set skipped = run_query(
+        "select source_file, count(*) from " ~ export ~ " where item_kind = 'cancelled' and field_source = 'item'"
+        ~ " group by source_file order by source_file").rows -%}
+    {%- for row in skipped -%}
+        {%- do log("ragmart: " ~ row[0] ~ ": " ~ row[1] ~ " skipped (cancelled) annotation(s), not read", info=true) -%}
+    {%- endfor -%}
+    {%- set by_id = run_query(
+        "select source_file, count(*) from " ~ export ~ " where item_kind = 'prediction_without_result'"
+        ~ " and field_source = 'item' group by source_file order by source_file").rows -%}
+    {%- for row in by_id -%}
+        {%- do exceptions.warn(
+            "ragmart: " ~ row[0] ~ " lists its " ~ row[1] ~ " prediction(s) by id only (Label Studio's JSON export"
+            ~ " from the UI), so the judges' labels are not in it and not read. Export the project with the snapshot"
+            ~ " export instead (label_studio_sdk: projects.exports.create, then projects.exports.download as JSON),"
+            ~ " which carries each prediction's result and model_version.") -%}
+    {%- endfor -%}
+    {%- set names = run_query(
+        "select trim(field_name), count(*) from " ~ export ~ " where field_source = 'control'"
+        ~ " group by trim(field_name) order by trim(field_name)").rows -%}
+    {%- set mapped = {} -%}
+    {%- for tool_name, label in label_names.items() -%}
+        {%- do mapped.update({tool_name | lower | trim: label}) -%}
+    {%- endfor -%}
+    {%- set unread = [] -%}
+    {%- for row in names if mapped.get(row[0] | lower, row[0] | lower) not in controls -%}
+        {%- do unread.append(row[0] ~ " (" ~ row[1] ~ " results)") -%}
+    {%- endfor -%}
+    {%- if unread -%}
+        {%- do exceptions.warn(
+            "ragmart: Label Studio controls that map to no label are not read: " ~ (unread | join(', '))
+            ~ ". Map a control's name to a label with the var label_names, e.g. {relevance: topically_relevant}.") -%}
+    {%- endif -%}
+{%- endmacro %}
