@@ -41,3 +41,18 @@
             ~ ". Map a control's name to a label with the var label_names, e.g. {relevance: topically_relevant}.") -%}
     {%- endif -%}
 {%- endmacro %}
+
+{#-
+    The value of one 0005 column of a Label Studio item (the rows of base_label_studio__export
+    grouped by item): the field from its precise source (`data`: the task data or a `_data_`
+    column; `control`: a JSON result) when the item has it, even empty; else the CSV or JSON_MIN
+    column of that name. `name_column`: the column holding the field's 0005 name for that source
+    (data_name or control_name).
+-#}
+{% macro ragmart_label_studio_field(source, name_column, column) -%}
+    case
+            when count(case when field_source = '{{ source }}' and {{ name_column }} = '{{ column }}' then 1 end) > 0
+                then max(case when field_source = '{{ source }}' and {{ name_column }} = '{{ column }}' then field_value end)
+            else max(case when field_source = 'column' and {{ name_column }} = '{{ column }}' then field_value end)
+        end
+{%- endmacro %}

@@ -5,7 +5,8 @@
     name, lower-cased, is a label, `can_answer` or `notes` (by itself or through the var
     label_names) fills that column; the task data fills the others (`record_uuid`, the texts,
     `chunk_id`, `chunk_rank`, `language`); a CSV or JSON_MIN column without the `_data_` prefix
-    may be either, and counts where the file holds nothing more precise. `annotator_id` is the
+    may be either, and counts unless the item has the field from its precise source (a `_data_`
+    column or JSON data for task data, a JSON result for a control). `annotator_id` is the
     user's id (a prediction's model version); `created_at` the time of the result the row holds
     (`updated_at`). An unanswered control is null, so `missing:<label>` later.
     The build log counts the skipped annotations, warns when a JSON export lists its predictions
@@ -34,17 +35,12 @@ named as (
 
     select
         *,
-        case when field_source in ('control', 'column') then
-            {%- if label_names %}
-            case lower(trim(field_name))
-                {%- for tool_name, label in label_names.items() %}
-                when '{{ tool_name | lower | trim | replace("'", "''") }}' then '{{ label }}'
-                {%- endfor %}
-                else lower(trim(field_name))
-            end
-            {%- else %}
-            lower(trim(field_name))
-            {%- endif %}
+        case
+            when field_source not in ('control', 'column') then null
+            {%- for tool_name, label in label_names.items() %}
+            when lower(trim(field_name)) = '{{ tool_name | lower | trim | replace("'", "''") }}' then '{{ label }}'
+            {%- endfor %}
+            else lower(trim(field_name))
         end as control_name,
         case when field_source in ('data', 'column') then lower(trim(field_name)) end as data_name
 
@@ -63,16 +59,10 @@ per_item as (
         min(annotator_id) as annotator_id,
         min(updated_at) as updated_at,
         {%- for column in data_columns %}
-        coalesce(
-            max(case when field_source = 'data' and data_name = '{{ column }}' then field_value end),
-            max(case when field_source = 'column' and data_name = '{{ column }}' then field_value end)
-        ) as {{ column }},
+        {{ ragmart_label_studio_field('data', 'data_name', column) }} as {{ column }},
         {%- endfor %}
         {%- for column in controls %}
-        coalesce(
-            max(case when field_source = 'control' and control_name = '{{ column }}' then field_value end),
-            max(case when field_source = 'column' and control_name = '{{ column }}' then field_value end)
-        ) as {{ column }}{% if not loop.last %},{% endif %}
+        {{ ragmart_label_studio_field('control', 'control_name', column) }} as {{ column }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
     from named

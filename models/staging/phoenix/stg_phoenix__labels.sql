@@ -32,7 +32,25 @@ with
 
 annotations as (
 
-    select * from {{ ref('base_phoenix__export') }}
+    select
+        source_file,
+        source_row,
+        table_index,
+        annotation_target,
+        trace_id,
+        span_id,
+        document_position,
+        name,
+        label,
+        score,
+        explanation,
+        annotator_kind,
+        identifier,
+        metadata_annotator_id,
+        created_at,
+        updated_at
+
+    from {{ ref('base_phoenix__export') }}
     where row_kind = 'annotation'
 
 ),
@@ -62,7 +80,7 @@ named as (
 labelled as (
 
     select
-        named.*,
+        *,
         case
             {%- for task in ragmart_tasks() %}
             when label_name in ('{{ ragmart_task_spec(task).labels | join("', '") }}') then '{{ task }}'
