@@ -2,12 +2,13 @@
     What the build log says of a Label Studio export (stg_label_studio__annotations calls it once
     the export is read): the skipped (cancelled) annotations per file, which are not rows; a
     warning per JSON export that lists its predictions by id only (the UI's JSON export: the
-    judges' results are not in it, the snapshot export has them); and a warning naming the
-    controls (JSON results) whose names map to no label, `can_answer` or `notes`.
+    judges' results are not in it, the snapshot export has them); a warning naming the controls
+    (JSON results) whose names map to no label, `can_answer` or `notes`; and one naming the
+    columns of JSON_MIN, CSV and TSV exports (control or task data) that are no 0005 column.
     `export`: base_label_studio__export; `controls`: the column names a control can fill;
-    `label_names`: the var label_names.
+    `data_columns`: those the task data fills; `label_names`: the var label_names.
 -#}
-{% macro ragmart_label_studio_log(export, controls, label_names) -%}
+{% macro ragmart_label_studio_log(export, controls, data_columns, label_names) -%}
     {%- set skipped = run_query(
         "select source_file, count(*) from " ~ export ~ " where item_kind = 'cancelled' and field_source = 'item'"
         ~ " group by source_file order by source_file").rows -%}
@@ -39,6 +40,18 @@
         {%- do exceptions.warn(
             "ragmart: Label Studio controls that map to no label are not read: " ~ (unread | join(', '))
             ~ ". Map a control's name to a label with the var label_names, e.g. {relevance: topically_relevant}.") -%}
+    {%- endif -%}
+    {%- set columns = run_query(
+        "select trim(field_name), count(*) from " ~ export ~ " where field_source = 'column'"
+        ~ " group by trim(field_name) order by trim(field_name)").rows -%}
+    {%- set unread_columns = [] -%}
+    {%- for row in columns if mapped.get(row[0] | lower, row[0] | lower) not in controls + data_columns -%}
+        {%- do unread_columns.append(row[0] ~ " (" ~ row[1] ~ " rows)") -%}
+    {%- endfor -%}
+    {%- if unread_columns -%}
+        {%- do exceptions.warn(
+            "ragmart: columns of the Label Studio exports that are no 0005 column and map to no label are not read: "
+            ~ (unread_columns | join(', ')) ~ ". If one is a control of a label, map it with the var label_names.") -%}
     {%- endif -%}
 {%- endmacro %}
 

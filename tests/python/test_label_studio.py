@@ -13,9 +13,9 @@ and the model versions with their kinds and roles) and records file.
   Every public mart is equal (the quarantine's file and row point into the export, checked apart).
 * Every export type, all in one folder (the type is read from the content, not from the name),
   built up to staging: each file's staged rows are the reference's rows of that file. The folder
-  also holds a control under another name (var ``label_names``), a control of no label (named in
-  the build log), and an annotators file without one model version (named in the build log: it
-  would count as a human annotator).
+  also holds a control under another name (var ``label_names``), a control and a column of no
+  label (named in the build log), and an annotators file without one model version (named in the
+  build log: it would count as a human annotator).
 * The reader itself: the errors that name the file, and a CSV record that does not parse.
 """
 
@@ -140,8 +140,8 @@ STAGED = {family: f"stg_label_studio__{family}" for family in FAMILIES}
 
 
 def _all_types(folder: Path) -> Path:
-    """Every export type of every family in one folder, one control renamed, one of no label, and
-    the annotators file without one model version."""
+    """Every export type of every family in one folder, one control renamed, a control and a column
+    of no label, and the annotators file without one model version."""
     folder.mkdir(parents=True)
     for type_name, ending in TYPES.items():
         for family in FAMILIES:
@@ -152,6 +152,11 @@ def _all_types(folder: Path) -> Path:
     for record in records:
         if "topically_relevant" in record:
             record["Relevance"] = record.pop("topically_relevant")
+    path.write_text(json.dumps(records, ensure_ascii=False, indent=2), encoding="utf-8")
+    path = folder / "generation_json_min_export_min.json"
+    records = json.loads(path.read_text(encoding="utf-8"))
+    for record in records:
+        record["sentiment"] = "ok"
     path.write_text(json.dumps(records, ensure_ascii=False, indent=2), encoding="utf-8")
     path = folder / "generation_json_export.json"
     tasks = json.loads(path.read_text(encoding="utf-8"))
@@ -232,6 +237,9 @@ def test_the_build_log_names_what_is_not_read(staged):
         assert f"ragmart: {family}_json_export.json lists its {n} prediction(s) by id only" in text, text[-3000:]
     assert "Label Studio controls that map to no label are not read: tone (1 results)" in text, text[-3000:]
     assert "Relevance" not in text.split("are not read:")[1].split(". Map")[0]
+    n_records = len(json.loads((FIXTURES / "json_min" / "generation_export_min.json").read_text(encoding="utf-8")))
+    assert ("columns of the Label Studio exports that are no 0005 column and map to no label are not read:"
+            f" sentiment ({n_records} rows).") in text, text[-3000:]
     assert "are not in the annotators input; their rows count as HUMAN annotators" in text, text[-3000:]
     assert f"{UNLISTED}: grounding 6 row(s)" in text, text[-3000:]
 

@@ -10,8 +10,8 @@
     user's id (a prediction's model version); `created_at` the time of the result the row holds
     (`updated_at`). An unanswered control is null, so `missing:<label>` later.
     The build log counts the skipped annotations, warns when a JSON export lists its predictions
-    by id only (the UI's export: the judges are not in it) and names the controls that map to no
-    column.
+    by id only (the UI's export: the judges are not in it) and names the controls and the
+    columns that map to no 0005 column.
 -#}
 {%- set label_names = ragmart_label_names() %}
 {%- set controls = ragmart_labels() + ['can_answer', 'notes'] %}
@@ -19,7 +19,7 @@
                         'doc_id', 'chunk', 'query', 'answer', 'context_set'] %}
 {%- set export = ref('base_label_studio__export') %}
 {%- if execute and load_relation(export) is not none %}
-    {%- do ragmart_label_studio_log(export, controls, label_names) %}
+    {%- do ragmart_label_studio_log(export, controls, data_columns, label_names) %}
 {%- endif %}
 
 with
