@@ -1,6 +1,7 @@
 {#-
     What the build log says of a Label Studio export (stg_label_studio__annotations calls it once
-    the export is read): the skipped (cancelled) annotations per file, which are not rows; a
+    the export is read): the skipped (cancelled) annotations and the tasks without annotations
+    (JSON_MIN, CSV and TSV exports of all tasks) per file, which are not rows; a
     warning per JSON export that lists its predictions by id only (the UI's JSON export: the
     judges' results are not in it, the snapshot export has them); a warning naming the controls
     (JSON results) whose names map to no label, `can_answer` or `notes`; and one naming the
@@ -14,6 +15,13 @@
         ~ " group by source_file order by source_file").rows -%}
     {%- for row in skipped -%}
         {%- do log("ragmart: " ~ row[0] ~ ": " ~ row[1] ~ " skipped (cancelled) annotation(s), not read", info=true) -%}
+    {%- endfor -%}
+    {%- set unannotated = run_query(
+        "select source_file, count(*) from " ~ export ~ " where item_kind = 'unannotated'"
+        ~ " group by source_file order by source_file").rows -%}
+    {%- for row in unannotated -%}
+        {%- do log("ragmart: " ~ row[0] ~ ": " ~ row[1] ~ " task(s) without annotations (an export of all tasks), not read",
+                   info=true) -%}
     {%- endfor -%}
     {%- set by_id = run_query(
         "select source_file, count(*) from " ~ export ~ " where item_kind = 'prediction_without_result'"

@@ -14,7 +14,8 @@ and the model versions with their kinds and roles) and records file.
 * Every export type, all in one folder (the type is read from the content, not from the name),
   built up to staging: each file's staged rows are the reference's rows of that file. The folder
   also holds a control under another name (var ``label_names``), a control and a column of no
-  label (named in the build log), and an annotators file without one model version (named in the
+  label (named in the build log), a task without annotations (not a row, counted in the build
+  log), and an annotators file without one model version (named in the
   build log: it would count as a human annotator).
 * The reader itself: the errors that name the file, and a CSV record that does not parse.
 """
@@ -141,7 +142,7 @@ STAGED = {family: f"stg_label_studio__{family}" for family in FAMILIES}
 
 def _all_types(folder: Path) -> Path:
     """Every export type of every family in one folder, one control renamed, a control and a column
-    of no label, and the annotators file without one model version."""
+    of no label, a task without annotations, and the annotators file without one model version."""
     folder.mkdir(parents=True)
     for type_name, ending in TYPES.items():
         for family in FAMILIES:
@@ -157,6 +158,10 @@ def _all_types(folder: Path) -> Path:
     records = json.loads(path.read_text(encoding="utf-8"))
     for record in records:
         record["sentiment"] = "ok"
+    # a task nobody annotated, as an export of all tasks writes it
+    records.append({"record_uuid": records[0]["record_uuid"], "query": "q", "answer": "a", "id": 999,
+                    "annotator": None, "annotation_id": None, "created_at": None, "updated_at": None,
+                    "lead_time": None})
     path.write_text(json.dumps(records, ensure_ascii=False, indent=2), encoding="utf-8")
     path = folder / "generation_json_export.json"
     tasks = json.loads(path.read_text(encoding="utf-8"))
@@ -240,6 +245,7 @@ def test_the_build_log_names_what_is_not_read(staged):
     n_records = len(json.loads((FIXTURES / "json_min" / "generation_export_min.json").read_text(encoding="utf-8")))
     assert ("columns of the Label Studio exports that are no 0005 column and map to no label are not read:"
             f" sentiment ({n_records} rows).") in text, text[-3000:]
+    assert "ragmart: generation_json_min_export_min.json: 1 task(s) without annotations" in text, text[-3000:]
     assert "are not in the annotators input; their rows count as HUMAN annotators" in text, text[-3000:]
     assert f"{UNLISTED}: grounding 6 row(s)" in text, text[-3000:]
 

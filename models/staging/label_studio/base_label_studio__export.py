@@ -11,8 +11,8 @@ type is read from the content, not from the name (Label Studio names a TSV downl
 - CSV or TSV: the same as columns (the delimiter is the one of `,`, tab and `;` that the header line
   holds most outside quotes).
 
-One row per field of each item (an annotation, a prediction, or a cancelled annotation or a
-prediction without its result, which have no fields), every value as text, with the item's
+One row per field of each item (an annotation, a prediction, or a cancelled annotation, a
+prediction without its result or a task without annotations, which have no fields), every value as text, with the item's
 columns repeated: `family`, `file_index` (the file's place among the export files, by name),
 `source_file`, `source_row` (the 1-based data row of a CSV/TSV file or object of a JSON_MIN file;
 in a JSON file the item's position: tasks in order, each task's annotations, then its
@@ -144,10 +144,14 @@ def _tasks(items, tasks):
 
 
 def _flat(items, records):
-    """JSON_MIN objects or CSV records (dicts of column -> text), one annotation each."""
+    """JSON_MIN objects or CSV records (dicts of column -> text), one annotation each; a record with
+    an empty `annotation_id` is a task nobody annotated (an export of all tasks), not an annotation."""
     for position, (record, malformed) in enumerate(records, start=1):
         if malformed is not None:
             items.add(position, "annotation", malformed_record=malformed)
+            continue
+        if "annotation_id" in record and _text(record["annotation_id"]) is None:
+            items.add(position, "unannotated", task_id=_text(record.get("id")))
             continue
         fields = []
         for name, value in record.items():

@@ -83,6 +83,8 @@ def _from_tasks(family, tasks, label_names):
 def _from_flat(family, records, label_names):
     rows = []
     for record in records:
+        if "annotation_id" in record and record["annotation_id"] in ("", None):
+            continue  # a task without annotations (an export of all tasks)
         data = {key[len("_data_"):].lower(): _text(value) for key, value in record.items() if key.startswith("_data_")}
         columns = {key: _text(value) for key, value in record.items()
                    if not key.startswith("_data_") and key not in META}
