@@ -61,6 +61,7 @@ def _snapshot_native(out: Path) -> Path:
 scenario("label_studio_snapshot", "label_studio_snapshot", {"input_format": "label_studio", **VARS}, tests=True,
          files=True)
 scenario("label_studio_native", "label_studio_native", VARS, tests=True, generic_tests=False, files=True)
+SCENARIOS_USED = ["label_studio_snapshot", "label_studio_native"]
 
 
 def _marts(build) -> dict[str, list[tuple]]:
