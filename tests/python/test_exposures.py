@@ -6,7 +6,7 @@ On the sample build's manifest and database:
   recorded; those names are the exposure's `depends_on`, and every one is a model of the project;
 * `bi_export`: the marts scripts/export_marts.py takes from the manifest (every `access: public`
   model) are the exposure's `depends_on`;
-* every public mart belongs to a group with an owner.
+* every public mart belongs to a group with an owner, and sits in the group's folder.
 """
 
 from __future__ import annotations
@@ -87,4 +87,7 @@ def test_every_public_mart_has_a_group_with_an_owner(manifest):
             problems.append(f"{node['name']} belongs to no group")
         elif not (group["owner"].get("name") and group["owner"].get("email") and group["description"].strip()):
             problems.append(f"group {group['name']} of {node['name']} lacks an owner's name, email or a description")
+        # the group is the folder: models/marts/<group>/<mart>.sql
+        if node["original_file_path"].split("/")[:3] != ["models", "marts", node.get("group")]:
+            problems.append(f"{node['name']} ({node['original_file_path']}) is not in models/marts/{node.get('group')}/")
     assert not problems, "\n".join(problems)

@@ -3,7 +3,7 @@
     require_annotators, default true): one row per export with rows. In dbt build and dbt test it
     stops with a message saying why. It counts the rows of the base tables (each export as read,
     before staging), so it runs early and costs nothing on a large export: counting through the
-    staging views would parse every row (about 3 s per count at 2.4M retrieval rows).
+    staging views would parse every row.
 -#}
 {%- set required = ragmart_require_annotators() -%}
 {%- set annotators = ref('stg_annotation_exports__annotators') -%}

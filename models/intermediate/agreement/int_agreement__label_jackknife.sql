@@ -18,10 +18,8 @@ unit_votes as (
 {#
     A record's sums, once per task and label (a record has one tier). Summing the units once and
     then counting each record for its tier and for `all` holds half the groups that summing the
-    units twice (once per tier row) did: under a 3GB memory cap that ran out of memory at 12.1M
-    retrieval rows, and this passes (8.5 to 9.3 s); uncapped it takes 7.1 to 7.2 s instead of 9.2
-    to 11.0 s (the model's SQL alone on that build's database, same results up to the last
-    digits that the order of a parallel sum moves from one run to the next, about 1e-11).
+    units twice (once per tier row) did: under a 3GB memory cap at 12.1M retrieval rows that ran
+    out of memory, and this passes, faster uncapped too (docs/benchmarks.md, "Measurements behind the models' shapes").
 #}
 record_sums_by_tier as (
 

@@ -9,9 +9,8 @@
     kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
     int_judges__kappa_jackknife). Read by the mart annotator_pair_agreement. The wide form is a
     speed trick that earns its keep: pairing the rows of int_annotations__label_values per unit
-    and label instead took 4.7 s and 3.1 GiB against 2.2 s and 1.4 GiB on 2.4M retrieval rows,
-    and 19.5 to 22.5 s and 15.6 GiB against 9.7 to 12.2 s and 6.2 GiB on 12.1M
-    (docs/benchmarks.md, "Label values in long form").
+    and label instead takes about twice the time and twice the memory
+    (docs/benchmarks.md, "Measurements behind the models' shapes").
 -#}
 with
 

@@ -7,9 +7,7 @@
     label of its task. Every accepted row carries every label of its task, so the latest
     adjudicator row of a unit is the same for all its labels. The wide form is a speed trick that
     earns its keep: the same rule as one group by unit and label over int_annotations__label_values
-    took 4.6 s and 3.3 GiB instead of 2.8 s and 1.4 GiB on 2.4M retrieval rows, and 20.1 s and
-    15.7 GiB instead of 12.9 s and 6.9 GiB on 12.1M (docs/benchmarks.md, "Label values in long
-    form").
+    takes markedly longer and twice the memory (docs/benchmarks.md, "Measurements behind the models' shapes").
 -#}
 {%- set labels = ragmart_labels() %}
 with

@@ -7,16 +7,14 @@
 
     The sums run over one row per pair's key holding the differences of all measures of its
     family as columns (difference_1 … difference_M, M = ragmart_max_measures_per_family()), so
-    that each sign multiplies M differences in one pass: at 10,000 keys and B = 10,000, one
-    measure per row (a long join of the signs with every measure's differences) took 53 s on two
-    cores, the columns 6 s (the md5 of the 100M signs takes 28 s either way; docs/benchmarks.md,
-    Run comparison).
+    that each sign multiplies M differences in one pass: one measure per row (a long join of the
+    signs with every measure's differences) is several times slower (docs/benchmarks.md, "Measurements behind the models' shapes").
     The language slices are summed first; the overall sum of a draw is the sum of its languages,
     since the languages split the pairs.
 
     The B rows per slice and test are grouped and joined by integers (slice_index, test_index),
     not by the texts of the runs, family, metric and slice: PostgreSQL sorts those texts with the
-    database's linguistic collation, which took minutes for the 2.3M rows of a small export. The
+    database's linguistic collation, which takes minutes on a small export. The
     signs are computed once per draw and key (ragmart_cte_materialized): PostgreSQL would
     otherwise copy the md5 into each of the M sums of every row.
 -#}

@@ -6,8 +6,8 @@
     given, with the file and data row each came from, whatever the source system). The rows of the
     four inputs are one union (each input's columns, null for another input's), met once with the
     rejected rows. Filtering each input by its rejected rows before the union instead (a family
-    of CTEs per input) was faster by 0.9 to 1.4 s on the 12.1M-row export, about 0.3 % of its
-    build (docs/benchmarks.md, "The quarantine as one union").
+    of CTEs per input) was faster by too little to pay for four times the SQL
+    (docs/benchmarks.md, "Measurements behind the models' shapes").
 -#}
 {%- set original_columns = ragmart_rejected_original_columns() -%}
 {%- set null_text = 'cast(null as ' ~ dbt.type_string() ~ ')' %}
