@@ -1086,10 +1086,12 @@ def check(results: dict, database: str) -> list[str]:
     for row, n in sorted((built - mine).items(), key=repr):
         differences.append(f"rejected_annotations: {n} x only in the database: {dict(zip(compared, row))}")
 
-    tables = {r[0] for r in con.execute("select table_name from information_schema.tables").fetchall()}
-    if "int_annotations__row_status" in tables:
+    where = {name: schema for schema, name in con.execute(
+        "select table_schema, table_name from information_schema.tables").fetchall()}
+    if "int_annotations__row_status" in where:
         built_status = {(task, status): n for task, status, n in con.execute(
-            "select task, annotation_status, count(*) from int_annotations__row_status group by all").fetchall()}
+            f'select task, annotation_status, count(*) from "{where["int_annotations__row_status"]}".'
+            "int_annotations__row_status group by all").fetchall()}
         for task, counts in results["accounting"].items():
             for status in ("accepted", "rejected", "superseded"):
                 if counts[status] != built_status.get((task, status), 0):

@@ -75,7 +75,7 @@ class Project:
 def expected_lines(db: Path, tasks: list[str], max_share: float | None = None) -> dict[str, str]:
     """The summary line of each task with rows, from int_annotations__row_status."""
     with duckdb.connect(str(db), read_only=True) as con:
-        rows = con.execute("select task, annotation_status, reasons from int_annotations__row_status").fetchall()
+        rows = con.execute("select task, annotation_status, reasons from intermediate.int_annotations__row_status").fetchall()
     lines = {}
     for task in tasks:
         statuses = [(status, reasons) for t, status, reasons in rows if t == task]

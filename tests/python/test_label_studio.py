@@ -196,7 +196,7 @@ def staged(tmp_path_factory):
     with duckdb.connect(str(root / "staged.duckdb"), read_only=True) as con:
         rows = {}
         for model in STAGED.values():
-            cursor = con.execute(f"select * exclude (annotation_row_id, source_row, malformed_record) from {model}")
+            cursor = con.execute(f"select * exclude (annotation_row_id, source_row, malformed_record) from staging.{model}")
             names = [d[0] for d in cursor.description]
             for values in cursor.fetchall():
                 row = dict(zip(names, values))

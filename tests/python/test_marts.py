@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 import reference as R
-from kit.builds import PUBLIC_MARTS, SCENARIOS
+from kit.builds import PROJECT, PUBLIC_MARTS, SCENARIOS
 from kit.compare import assert_same_rows
 from reference.agreement import load_records
 
@@ -44,6 +44,25 @@ def test_build_succeeded_and_marts_exist(builds, name):
         cols, _ = b.marts[mart]
         missing = [c for c in R.MART_COLUMNS[mart] if c not in cols]
         assert not missing, f"[{name}] {mart} lacks the contract columns {missing} (has {cols})"
+
+
+def test_the_default_schema_holds_the_public_marts_only(builds):
+    """What a BI tool (or `show tables`) sees first: the public marts; the seeds and staging tables,
+    the intermediate tables and the time spine each in a schema of their own."""
+    import duckdb
+
+    with duckdb.connect(str(_built(builds, "sample").db_path), read_only=True) as con:
+        tables = con.execute("select table_schema, table_name from information_schema.tables").fetchall()
+        shown = {name for (name,) in con.execute("show tables").fetchall()}
+    by_schema: dict[str, set[str]] = {}
+    for schema, name in tables:
+        by_schema.setdefault(schema, set()).add(name)
+    assert shown == by_schema["main"] == set(PUBLIC_MARTS)
+    assert set(by_schema) == {"main", "staging", "intermediate", "semantic"}, sorted(by_schema)
+    seeds = {path.stem for path in (PROJECT / "seeds").glob("*.csv")}
+    assert all(name.startswith(("stg_", "base_")) or name in seeds for name in by_schema["staging"]), \
+        sorted(by_schema["staging"])
+    assert all(name.startswith("int_") for name in by_schema["intermediate"]), sorted(by_schema["intermediate"])
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)

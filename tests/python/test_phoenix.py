@@ -195,7 +195,8 @@ def _staged_columns(database: Path, model: str) -> list[str]:
     created_at_utc, is compared)."""
     with duckdb.connect(str(database), read_only=True) as con:
         return [c for (c,) in con.execute(
-            "select column_name from information_schema.columns where table_name = ? order by ordinal_position",
+            "select column_name from information_schema.columns where table_schema = 'staging' and table_name = ?"
+            " order by ordinal_position",
             [model]).fetchall() if c not in ("annotation_row_id", "source_files", "n_listed_rows", "created_at")]
 
 
@@ -204,7 +205,7 @@ def _staged(database: Path) -> dict[str, list[tuple]]:
     for model in STAGED:
         columns = _staged_columns(database, model)
         with duckdb.connect(str(database), read_only=True) as con:
-            out[model] = sorted(con.execute(f"select {', '.join(columns)} from {model}").fetchall(), key=repr)
+            out[model] = sorted(con.execute(f"select {', '.join(columns)} from staging.{model}").fetchall(), key=repr)
     return out
 
 

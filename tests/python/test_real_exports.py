@@ -354,7 +354,7 @@ def _read(database: Path) -> dict[str, list[tuple]]:
         return {mart: sorted(con.execute(f"select {columns[mart]} from {mart}").fetchall(), key=repr)
                 for mart in PUBLIC_MARTS} | {
             "row_status": con.execute(
-                "select task, annotation_status, count(*) from int_annotations__row_status group by all order by all"
+                "select task, annotation_status, count(*) from intermediate.int_annotations__row_status group by all order by all"
             ).fetchall(),
             "quarantine_keys": sorted(con.execute(f"select {QUARANTINE_KEY} from rejected_annotations").fetchall(),
                                       key=repr),

@@ -297,7 +297,9 @@ def pg_connect():
 def build_postgres(data_set: str, seeds: Path | None, tmp: Path) -> Result:
     schema = f"ragmart_test_{data_set}"
     with pg_connect() as con, con.cursor() as cur:
-        cur.execute(f'drop schema if exists "{schema}" cascade')
+        # the marts' schema and those of the seeds, staging, intermediate and semantic models
+        for name in (schema, f"{schema}_staging", f"{schema}_intermediate", f"{schema}_semantic"):
+            cur.execute(f'drop schema if exists "{name}" cascade')
     env = dict(os.environ, **pg_env(), RAGMART_PG_SCHEMA=schema)
     project, seconds, error = run_build("postgres", data_set, seeds, tmp, env)
     result = Result("postgres", data_set, project, seconds, statuses_of(project), error=error)
