@@ -4,7 +4,7 @@ and write them as JSON: ``{table: {"columns": [...], "rows": [[...], ...]}}``.
 Runs in its own process (the embedded Derby metastore admits one JVM at a time), with the same
 warehouse, metastore and time zone settings as the profile:
 
-    python read_spark.py --spark-dir DIR --schema SCHEMA --out FILE TABLE [TABLE ...]
+    python read_spark.py --spark-dir DIR --out FILE SCHEMA.TABLE [SCHEMA.TABLE ...]
 
 Doubles are written with repr() (exact), timestamps as ISO text in UTC, dates as ISO text.
 """
@@ -34,9 +34,8 @@ def plain(value):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--spark-dir", required=True, help="RAGMART_SPARK_DIR of the build")
-    parser.add_argument("--schema", required=True)
     parser.add_argument("--out", required=True)
-    parser.add_argument("tables", nargs="+")
+    parser.add_argument("tables", nargs="+", help="each as schema.table; written under its table name")
     args = parser.parse_args()
     os.environ["TZ"] = "UTC"
 
@@ -60,9 +59,9 @@ def main() -> None:
     spark.sparkContext.setLogLevel("ERROR")
     out = {}
     try:
-        for table in args.tables:
-            frame = spark.table(f"{args.schema}.{table}")
-            out[table] = {"columns": frame.columns,
+        for qualified in args.tables:
+            frame = spark.table(qualified)
+            out[qualified.split(".", 1)[1]] = {"columns": frame.columns,
                           "rows": [[plain(v) for v in row] for row in frame.collect()]}
     finally:
         spark.stop()

@@ -217,14 +217,15 @@ def statuses_of(project: Path) -> dict[str, str]:
     return {r["unique_id"]: r["status"] for r in read_run_results(project)}
 
 
-def public_marts(project: Path) -> list[str]:
-    """The public marts and the seeds of a built project: the tables compared across engines."""
+def public_marts(project: Path) -> dict[str, str]:
+    """The public marts and the seeds of a built project, the tables compared across engines, each
+    with the schema the build wrote it to (the marts in the target's schema, the seeds in the
+    staging schema: macros/schemas/generate_schema_name.sql)."""
     manifest = json.loads((project / "target" / "manifest.json").read_text())
-    marts = sorted(n["name"] for n in manifest["nodes"].values()
-                   if n["resource_type"] == "model" and n["package_name"] == "ragmart" and n.get("access") == "public")
-    seeds = sorted(n["name"] for n in manifest["nodes"].values()
-                   if n["resource_type"] == "seed" and n["package_name"] == "ragmart")
-    return marts + seeds
+    nodes = [n for n in manifest["nodes"].values() if n["package_name"] == "ragmart"]
+    marts = sorted((n["name"], n["schema"]) for n in nodes if n["resource_type"] == "model" and n.get("access") == "public")
+    seeds = sorted((n["name"], n["schema"]) for n in nodes if n["resource_type"] == "seed")
+    return dict(marts + seeds)
 
 
 @data_set("engines_generated")
@@ -266,13 +267,13 @@ def run_build(engine: str, data_set: str, seeds: Path | None, tmp: Path, env: di
     return project, seconds, error
 
 
-def read_duckdb(db_path: Path, marts: list[str]) -> dict:
+def read_duckdb(db_path: Path, marts: dict[str, str]) -> dict:
     import duckdb
 
     with duckdb.connect(str(db_path), read_only=True) as con:
         out = {}
-        for mart in marts:
-            cur = con.execute(f'select * from main."{mart}"')
+        for mart, schema in marts.items():
+            cur = con.execute(f'select * from "{schema}"."{mart}"')
             out[mart] = ([d[0] for d in cur.description], cur.fetchall())
         return out
 
@@ -307,8 +308,8 @@ def build_postgres(data_set: str, seeds: Path | None, tmp: Path) -> Result:
         con = pg_connect()
         try:
             with con.cursor() as cur:
-                for mart in public_marts(project):
-                    cur.execute(f'select * from "{schema}"."{mart}"')
+                for mart, mart_schema in public_marts(project).items():
+                    cur.execute(f'select * from "{mart_schema}"."{mart}"')
                     result.marts[mart] = without_source_row([d[0] for d in cur.description], cur.fetchall())
         finally:
             con.close()
@@ -326,7 +327,7 @@ def build_spark(data_set: str, seeds: Path | None, tmp: Path) -> Result:
         marts = public_marts(project)
         out = tmp / "marts.json"
         proc = subprocess.run([sys.executable, str(HERE / "read_spark.py"), "--spark-dir", str(spark_dir),
-                               "--schema", schema, "--out", str(out), *marts],
+                               "--out", str(out), *(f"{mart_schema}.{mart}" for mart, mart_schema in marts.items())],
                               env=env, capture_output=True, text=True, timeout=900, cwd=tmp)
         if proc.returncode != 0:
             result.error = f"reading the Spark tables failed: {proc.stderr[-3000:]}"
