@@ -25,7 +25,7 @@ export RAGMART_REPORT_FILE = $(value REPORT_FILE)
 COMPAT_VENV ?= .venv-compat
 export RAGMART_COMPAT_VENV = $(abspath $(COMPAT_VENV))
 # The semantic layer's `mf` (dbt-metricflow, requirements-metricflow.txt) in its own venv:
-# tests/python/test_semantic_layer.py runs `mf validate-configs` and `mf query` from it (README,
+# tests/python/test_semantic_layer.py runs `mf validate-configs` and `mf query` from it (docs/reading.md,
 # "Semantic layer").
 METRICFLOW_VENV ?= .venv-metricflow
 export RAGMART_METRICFLOW_VENV = $(abspath $(METRICFLOW_VENV))

@@ -1,6 +1,6 @@
 """Print the dataset-level metrics of a built ragmart DuckDB file as readable tables.
 
-Every metric mart is computed per evaluation run (README, "Evaluation runs"): retrieval_metrics is
+Every metric mart is computed per evaluation run (docs/marts.md, "Evaluation runs"): retrieval_metrics is
 printed with its run_id, grounding_metrics and generation_metrics with one column per run (side by
 side, in several tables when the runs do not fit the width). When the database has the mart
 run_comparison with rows, each compared pair of runs follows: first the verdict (the measures on

@@ -124,14 +124,14 @@ def test_every_singular_test_is_described(manifest):
     assert not missing, f"singular tests without a description: {missing}"
 
 
-def test_every_var_is_documented_in_the_project_file_and_readme():
+def test_every_var_is_documented_in_the_project_file_and_the_rules():
     project = yaml.safe_load((PROJECT / "dbt_project.yml").read_text())
-    readme = (PROJECT / "README.md").read_text()
+    readme = (PROJECT / "docs" / "rules.md").read_text()
     project_text = (PROJECT / "dbt_project.yml").read_text()
     problems = []
     for var in project["vars"]:
         if f"| `{var}` |" not in readme:
-            problems.append(f"var {var} is not in the README's vars table")
+            problems.append(f"var {var} is not in the vars table of docs/rules.md")
         # a comment line right above the var in dbt_project.yml
         lines = project_text.splitlines()
         index = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{var}:"))
@@ -153,3 +153,46 @@ def test_public_marts_have_enforced_contracts(manifest):
             if not spec.get("data_type"):
                 problems.append(f"{node['name']}.{column} has no data_type")
     assert not problems, "\n".join(problems)
+
+
+# --------------------------------------------------------------------------- the Markdown pages
+
+PAGES = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings (lower case, punctuation dropped, spaces to -)."""
+    anchors, fenced = set(), False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        match = None if fenced else re.match(r"^#{1,6} (.*)", line)
+        if match:
+            anchors.add(re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-"))
+    return anchors
+
+
+def test_every_link_of_the_pages_resolves_inside_the_repository():
+    problems = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for target in LINK.findall(text):
+            if re.match(r"^[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            name = page.relative_to(PROJECT)
+            if not file.exists() or PROJECT not in file.parents:
+                problems.append(f"{name}: {target} is no file of the repository")
+            elif anchor and file.suffix == ".md" and anchor not in _anchors(file):
+                problems.append(f"{name}: {target} names no heading of {file.relative_to(PROJECT)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_readme_is_short_and_the_pages_name_no_document_outside_the_repository():
+    assert len((PROJECT / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for outside in ("../shared", "shared/spec", "CONTRACT.md", "STYLE.md"):
+            assert outside not in text, f"{page.relative_to(PROJECT)} names {outside}"

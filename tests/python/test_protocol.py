@@ -143,7 +143,7 @@ def test_generated_scenario_covers_the_cases(builds):
 # =========================================================================== the reference
 
 def test_reference_matches_readme_worked_example():
-    """The README's worked example (sample data), recomputed by the reference."""
+    """The worked example of docs/marts.md (sample data), recomputed by the reference."""
     have = {p.name for p in project_seed_csvs()}
     if not all(f in have for f in SEED_FILES + ["records.csv"]):
         pytest.skip("the project's sample seeds are incomplete")

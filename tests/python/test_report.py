@@ -802,7 +802,7 @@ def test_verdict_opens_the_report(report, con):
     assert "<nav" not in page[:page.index("<section")], "the links belong to the verdict"
     verdicts = check_verdict(page, con)
     sample = verdicts.get(("bot-v1", "bot-v2"))
-    if sample is not None:   # the project's sample (README, "Evaluation runs")
+    if sample is not None:   # the project's sample (docs/marts.md, "Evaluation runs")
         assert sample.get("misleading_context_rate@5") == "better" and sample.get("misleading_context_rate@10") == "better"
     # the headline metrics at the verdict's K: every metric of every run, retrieval at that K only
     k = headline_k(con)

@@ -84,12 +84,12 @@ def test_sample_comparison_equals_the_reference(sample_build, sample_expected, m
 
 
 def test_readme_worked_example(sample_expected):
-    """The README's worked example of the run comparison, recomputed by the reference."""
+    """The worked example of the run comparison (docs/marts.md), recomputed by the reference."""
     rows = {(r["metric"], r["k"]): r for r in sample_expected["run_comparison"]
             if r["slice_dimension"] == "overall" and r["candidate_run_id"] == "bot-v2"}
     assert {(r["baseline_run_id"], r["candidate_run_id"]) for r in sample_expected["run_comparison"]} == {
         ("bot-v1", "bot-v2")}
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "marts.md").read_text(encoding="utf-8")
     ndcg = rows[("ndcg", 5)]
     assert (ndcg["n_pairs"], ndcg["n_wins"], ndcg["n_ties"], ndcg["n_losses"], ndcg["n_baseline_only"],
             ndcg["n_candidate_only"]) == (53, 13, 28, 12, 2, 4)
