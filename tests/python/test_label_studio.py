@@ -23,14 +23,13 @@ and the model versions with their kinds and roles) and records file.
 from __future__ import annotations
 
 import collections
-import importlib.util
 import json
-import math
 import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
+from kit.adapters import public_mart_rows, reader_module, rows_equal
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import label_studio as L
 
@@ -44,7 +43,6 @@ FAMILIES = ("retrieval", "grounding", "generation")
 VARS = {"max_rejected_share": 0.3}
 LABEL_NAMES = {"Relevance": "topically_relevant"}
 UNLISTED = "code.citation-check"
-ORIGIN = ("annotation_row_id", "source_file", "source_row")
 
 
 @data_set("label_studio_snapshot")
@@ -64,24 +62,6 @@ scenario("label_studio_native", "label_studio_native", VARS, tests=True, generic
 SCENARIOS_USED = ["label_studio_snapshot", "label_studio_native"]
 
 
-def _marts(build) -> dict[str, list[tuple]]:
-    columns = {mart: "*" for mart in PUBLIC_MARTS} | {"rejected_annotations": f"* exclude ({', '.join(ORIGIN)})"}
-    with duckdb.connect(str(build.db_path), read_only=True) as con:
-        return {mart: sorted(con.execute(f"select {columns[mart]} from {mart}").fetchall(), key=repr)
-                for mart in PUBLIC_MARTS}
-
-
-def _same(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return math.isclose(a, b, rel_tol=0, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
-    return a == b
-
-
-def _rows_equal(left: list[tuple], right: list[tuple]) -> bool:
-    return len(left) == len(right) and all(
-        len(x) == len(y) and all(_same(u, v) for u, v in zip(x, y)) for x, y in zip(left, right))
-
-
 @pytest.fixture(scope="module")
 def built(builds):
     out = {}
@@ -89,7 +69,7 @@ def built(builds):
         build = builds.get(name).check()
         failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
         assert not failed, f"[{name}] dbt nodes failed: {failed}"
-        out[name] = build.derived("label_studio_marts", lambda build=build: _marts(build))
+        out[name] = build.derived("label_studio_marts", lambda build=build: public_mart_rows(build.db_path))
     out["build"] = builds.get("label_studio_snapshot")
     return out
 
@@ -98,7 +78,7 @@ def built(builds):
 def test_label_studio_marts_equal_the_native_files_of_the_same_information(built, mart):
     label_studio, native = built["label_studio_snapshot"], built["label_studio_native"]
     assert label_studio[mart] or mart in ("labeling_drift",), f"{mart} is empty: the comparison would prove nothing"
-    assert _rows_equal(label_studio[mart], native[mart]), f"{mart} differs"
+    assert rows_equal(label_studio[mart], native[mart]), f"{mart} differs"
 
 
 def test_the_fixture_covers_what_label_studio_holds(built):
@@ -254,12 +234,7 @@ def test_the_build_log_names_what_is_not_read(staged):
 # --------------------------------------------------------------------------- the reader itself
 
 def _reader():
-    """models/staging/label_studio/base_label_studio__export.py as a module (its functions, no dbt)."""
-    path = PROJECT / "models" / "staging" / "label_studio" / "base_label_studio__export.py"
-    spec = importlib.util.spec_from_file_location("base_label_studio__export", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return reader_module("models/staging/label_studio/base_label_studio__export.py")
 
 
 def test_files_the_reader_cannot_read_stop_it_naming_them(tmp_path):

@@ -24,15 +24,14 @@ which Phoenix cannot record) and records file (the runs).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import math
 import shutil
 import sqlite3
 from pathlib import Path
 
 import duckdb
 import pytest
+from kit.adapters import public_mart_rows, reader_module, rows_equal
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import phoenix as P
 
@@ -43,7 +42,6 @@ PROJECT_NAME = "ragmart-sample"
 EDGE_VARS = {"label_names": {"relevance": "topically_relevant"},
              "label_values": {"hilfreich": 1, "nicht hilfreich": 0},
              "score_threshold": 0.5}
-ORIGIN = ("annotation_row_id", "source_file", "source_row")
 
 
 def _edge_database(folder: Path) -> Path:
@@ -95,24 +93,6 @@ PAIRS = {"fixture": ("phoenix_db", "phoenix_native")}
 SCENARIOS_USED = [name for pair in PAIRS.values() for name in pair]
 
 
-def _marts(build) -> dict[str, list[tuple]]:
-    columns = {mart: "*" for mart in PUBLIC_MARTS} | {"rejected_annotations": f"* exclude ({', '.join(ORIGIN)})"}
-    with duckdb.connect(str(build.db_path), read_only=True) as con:
-        return {mart: sorted(con.execute(f"select {columns[mart]} from {mart}").fetchall(), key=repr)
-                for mart in PUBLIC_MARTS}
-
-
-def _same(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return math.isclose(a, b, rel_tol=0, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
-    return a == b
-
-
-def _rows_equal(left: list[tuple], right: list[tuple]) -> bool:
-    return len(left) == len(right) and all(
-        len(x) == len(y) and all(_same(u, v) for u, v in zip(x, y)) for x, y in zip(left, right))
-
-
 @pytest.fixture(scope="module")
 def built(builds):
     out = {}
@@ -122,7 +102,7 @@ def built(builds):
             build = builds.get(name).check()
             failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
             assert not failed, f"[{name}] dbt nodes failed: {failed}"
-            pair.append(build.derived("phoenix_marts", lambda build=build: _marts(build)))
+            pair.append(build.derived("phoenix_marts", lambda build=build: public_mart_rows(build.db_path)))
         out[case] = pair
     out["db_build"] = builds.get("phoenix_db")
     return out
@@ -133,7 +113,7 @@ def built(builds):
 def test_phoenix_marts_equal_the_native_files_of_the_same_information(built, case, mart):
     phoenix, native = built[case]
     assert phoenix[mart] or mart in ("labeling_drift",), f"{mart} is empty: the comparison would prove nothing"
-    assert _rows_equal(phoenix[mart], native[mart]), f"{mart} differs ({case})"
+    assert rows_equal(phoenix[mart], native[mart]), f"{mart} differs ({case})"
 
 
 def test_the_fixture_covers_what_phoenix_holds(built):
@@ -161,7 +141,7 @@ def test_edge_cases_give_the_staged_rows_of_the_native_files(runs):
     phoenix, native = _staged(runs["edge"][0]), _staged(runs["edge_native"][0])
     for model in STAGED:
         assert phoenix[model], model
-        assert _rows_equal(phoenix[model], native[model]), f"{model} differs for the changed copy"
+        assert rows_equal(phoenix[model], native[model]), f"{model} differs for the changed copy"
     retrieval, grounding = phoenix[STAGED[0]], phoenix[STAGED[1]]
     columns = _staged_columns(runs["edge"][0], STAGED[1])
     assert any(row[columns.index("annotator_id")] is None for row in grounding)  # no identifier, no metadata
@@ -254,16 +234,11 @@ def test_frames_give_the_staged_rows_of_the_database(built, runs, shape):
     got = _staged(runs[shape][0])
     for model in STAGED:
         assert expected[model], model
-        assert _rows_equal(expected[model], got[model]), f"{model} differs for the {shape} frames"
+        assert rows_equal(expected[model], got[model]), f"{model} differs for the {shape} frames"
 
 
 def _reader():
-    """models/staging/phoenix/base_phoenix__export.py as a module (its functions, no dbt)."""
-    path = PROJECT / "models" / "staging" / "phoenix" / "base_phoenix__export.py"
-    spec = importlib.util.spec_from_file_location("base_phoenix__export", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return reader_module("models/staging/phoenix/base_phoenix__export.py")
 
 
 def test_several_annotated_projects_stop_the_build_naming_them():
