@@ -77,22 +77,3 @@
             else max(case when field_source = 'column' and {{ name_column }} = '{{ column }}' then field_value end)
         end
 {%- endmacro %}
-
-{#-
-    The rows of one family of Label Studio's annotations (stg_label_studio__annotations) in the
-    0005 shape of that family's export: the row's origin, then the family's export columns (every
-    value as text; `task` is the family). The body of stg_label_studio__<family>.
--#}
-{% macro ragmart_label_studio_rows(family) -%}
-    select
-        annotation_row_id,
-        source_file,
-        source_row,
-        malformed_record,
-        {%- for column in ragmart_export_columns(family) %}
-        {% if column.name == 'task' %}'{{ family }}' as task{% else %}{{ column.name }}{% endif %}
-        {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from {{ ref('stg_label_studio__annotations') }}
-    where family = '{{ family }}'
-{%- endmacro %}
