@@ -1,17 +1,24 @@
 """What the fixture scripts share (scripts/make_phoenix_fixtures.py, scripts/make_label_studio_fixtures.py).
 
 The project's sample seeds read as the scripts send them to a tool: the families and their labels,
-the value rules of docs/rules.md (booleans, ISO 8601 times, ranks) and the annotators' kinds; a free
-loopback port for the tool's server; the error the scripts report as `error: ...`. Standard library
-only: each script runs in the venv of its tool.
+the value rules of docs/rules.md (booleans, ISO 8601 times, ranks) and the annotators' kinds; the
+tool's server as a subprocess on loopback ports (LocalServer: started, awaited, checked to listen on
+loopback only, stopped); the error the scripts report as `error: ...`. Standard library only (and
+psutil, which both tools install): each script runs in the venv of its tool.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+import ipaddress
 import re
+import signal
 import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -89,3 +96,97 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
+
+def is_loopback(ip: str) -> bool:
+    """127.0.0.0/8, ::1 or an IPv4-mapped loopback address (gRPC binds 127.0.0.1 as ::ffff:127.0.0.1)."""
+    address = ipaddress.ip_address(ip)
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+class LocalServer:
+    """A tool's server as a subprocess on loopback ports; a context manager. A subclass gives the
+    tool's `name`, `health_path` and `start()` (the command, its environment and folder); entering
+    starts it, waits until `health_path` answers 200, and stops it unless every socket the server and
+    its children listen on is a loopback one and its ports are among them (nothing is sent before)."""
+
+    name = "the server"
+    health_path = "/"
+    ready_timeout = 300.0
+
+    def __init__(self, log_path: Path) -> None:
+        self.log_path = log_path
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> tuple[list[str], dict[str, str], Path | None]:
+        raise NotImplementedError
+
+    def ports(self) -> set[int]:
+        return {self.port}
+
+    def __enter__(self):
+        command, env, cwd = self.start()
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                command, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd
+            )
+        try:
+            self.wait_ready()
+            self.check_loopback()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + self.ready_timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise FixtureError(f"{self.name} exited with {self.process.returncode}:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}{self.health_path}", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.5)
+        raise FixtureError(f"{self.name} did not answer within {self.ready_timeout:.0f} s:\n{self.log_tail()}")
+
+    def check_loopback(self) -> None:
+        import psutil
+
+        parent = psutil.Process(self.process.pid)
+        listening = [
+            conn.laddr
+            for process in (parent, *parent.children(recursive=True))
+            for conn in process.net_connections(kind="inet")
+            if conn.status == psutil.CONN_LISTEN
+        ]
+        if missing := self.ports() - {address.port for address in listening}:
+            raise FixtureError(f"{self.name} does not listen on port(s) {sorted(missing)}: {listening}")
+        if outside := [address for address in listening if not is_loopback(address.ip)]:
+            raise FixtureError(f"{self.name} listens beyond the loopback interface: {outside}")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        for send, wait in ((lambda: self.process.send_signal(signal.SIGINT), 30), (self.process.terminate, 10)):
+            send()
+            try:
+                self.process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+        self.process.kill()
+        self.process.wait()

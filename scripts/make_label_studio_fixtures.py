@@ -77,14 +77,11 @@ import csv
 import datetime as dt
 import hashlib
 import io
-import ipaddress
 import json
 import os
 import platform
 import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -96,7 +93,7 @@ from pathlib import Path
 from fixture_sample import (
     FAMILIES,
     FixtureError,
-    free_port,
+    LocalServer,
     kind_of,
     parse_boolean,
     parse_rank,
@@ -275,24 +272,18 @@ def choose_records(records: dict[str, Record], annotators: dict[str, dict[str, s
 # -------------------------------------------------------------------------------------------- server
 
 
-def is_loopback(ip: str) -> bool:
-    address = ipaddress.ip_address(ip)
-    mapped = getattr(address, "ipv4_mapped", None)
-    return address.is_loopback or (mapped is not None and mapped.is_loopback)
-
-
-class LabelStudioServer:
+class LabelStudioServer(LocalServer):
     """`label-studio start` on a loopback port with its data (SQLite) in `data_dir`; a context manager."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = data_dir.parent / "label-studio-server.log"
-        self.admin_password = secrets.token_urlsafe(18)
-        self.process: subprocess.Popen | None = None
+    name = "Label Studio"
+    health_path = "/health"
 
-    def __enter__(self) -> LabelStudioServer:
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(data_dir.parent / "label-studio-server.log")
+        self.data_dir = data_dir
+        self.admin_password = secrets.token_urlsafe(18)
+
+    def start(self) -> tuple[list[str], dict[str, str], Path]:
         prefixes = tuple(f"{prefix}{name}" for name in SERVER_SETTINGS for prefix in ("LABEL_STUDIO_", "HEARTEX_", ""))
         env = {key: value for key, value in os.environ.items() if key not in prefixes}
         env.update(
@@ -311,70 +302,7 @@ class LabelStudioServer:
             sys.executable, "-m", "label_studio.server", "start", "--no-browser", "--internal-host", "127.0.0.1",
             "--port", str(self.port), "--host", self.url, "--data-dir", str(self.data_dir),
         ]
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                command, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.data_dir
-            )
-        try:
-            self.wait_ready()
-            self.check_loopback()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-    def wait_ready(self, timeout: float = 300.0) -> None:
-        import requests
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise FixtureError(f"Label Studio exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                if requests.get(f"{self.url}/health", timeout=2).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(1)
-        raise FixtureError(f"Label Studio did not answer within {timeout:.0f} s:\n{self.log_tail()}")
-
-    def check_loopback(self) -> None:
-        """Every socket the server (and any child) listens on is a loopback one (else stop: nothing is sent)."""
-        import psutil
-
-        parent = psutil.Process(self.process.pid)
-        listening = [
-            conn.laddr
-            for process in (parent, *parent.children(recursive=True))
-            for conn in process.net_connections(kind="inet")
-            if conn.status == psutil.CONN_LISTEN
-        ]
-        if self.port not in {address.port for address in listening}:
-            raise FixtureError(f"Label Studio does not listen on port {self.port}: {listening}")
-        if outside := [address for address in listening if not is_loopback(address.ip)]:
-            raise FixtureError(f"Label Studio listens beyond the loopback interface: {outside}")
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        for send, wait in ((lambda: self.process.send_signal(signal.SIGINT), 30), (self.process.terminate, 10)):
-            send()
-            try:
-                self.process.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
-        self.process.kill()
-        self.process.wait()
+        return command, env, self.data_dir
 
 
 # ----------------------------------------------------------------------------------------------- API

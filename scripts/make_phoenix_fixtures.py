@@ -72,13 +72,10 @@ import argparse
 import csv
 import datetime as dt
 import hashlib
-import ipaddress
 import json
 import os
 import shutil
-import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -91,6 +88,7 @@ from pathlib import Path
 from fixture_sample import (
     FAMILIES,
     FixtureError,
+    LocalServer,
     free_port,
     kind_of,
     parse_boolean,
@@ -269,20 +267,24 @@ def choose_records(records: dict[str, Record], annotators: dict[str, dict[str, s
 # -------------------------------------------------------------------------------------------- server
 
 
-class PhoenixServer:
+class PhoenixServer(LocalServer):
     """`phoenix serve` on loopback ports with its database in `working_dir`; a context manager."""
 
+    name = "Phoenix"
+    health_path = "/healthz"
+    ready_timeout = 180.0
+
     def __init__(self, working_dir: Path) -> None:
+        super().__init__(working_dir.parent / "phoenix-server.log")
         self.working_dir = working_dir
-        self.port = free_port()
         self.grpc_port = free_port()
         while self.grpc_port == self.port:
             self.grpc_port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = working_dir.parent / "phoenix-server.log"
-        self.process: subprocess.Popen | None = None
 
-    def __enter__(self) -> PhoenixServer:
+    def ports(self) -> set[int]:
+        return {self.port, self.grpc_port}
+
+    def start(self) -> tuple[list[str], dict[str, str], None]:
         env = {key: value for key, value in os.environ.items() if not key.startswith(("PHOENIX_", "OTEL_"))}
         env.update(
             PHOENIX_WORKING_DIR=str(self.working_dir),
@@ -294,77 +296,7 @@ class PhoenixServer:
             PHOENIX_ENABLE_MCP_SERVER="false",
             PHOENIX_ENABLE_AUTH="false",
         )
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", SERVER_BOOTSTRAP], env=env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-            )
-        try:
-            self.wait_ready()
-            self.check_loopback()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-    def wait_ready(self, timeout: float = 180.0) -> None:
-        import httpx
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise FixtureError(f"Phoenix exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        raise FixtureError(f"Phoenix did not answer within {timeout:.0f} s:\n{self.log_tail()}")
-
-    def check_loopback(self) -> None:
-        """Every socket the server listens on is a loopback one (else stop: nothing is sent)."""
-        import psutil
-
-        listening = [
-            conn.laddr
-            for conn in psutil.Process(self.process.pid).net_connections(kind="inet")
-            if conn.status == psutil.CONN_LISTEN
-        ]
-        ports = {address.port for address in listening}
-        if {self.port, self.grpc_port} - ports:
-            raise FixtureError(f"Phoenix does not listen on ports {self.port} and {self.grpc_port}: {listening}")
-        if outside := [address for address in listening if not is_loopback(address.ip)]:
-            raise FixtureError(f"Phoenix listens beyond the loopback interface: {outside}")
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        for send, wait in ((lambda: self.process.send_signal(signal.SIGINT), 30), (self.process.terminate, 10)):
-            send()
-            try:
-                self.process.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
-        self.process.kill()
-        self.process.wait()
-
-
-def is_loopback(ip: str) -> bool:
-    """127.0.0.0/8, ::1 or an IPv4-mapped loopback address (gRPC binds 127.0.0.1 as ::ffff:127.0.0.1)."""
-    address = ipaddress.ip_address(ip)
-    mapped = getattr(address, "ipv4_mapped", None)
-    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+        return [sys.executable, "-c", SERVER_BOOTSTRAP], env, None
 
 
 def graphql(url: str, query: str, variables: dict | None = None) -> dict:
