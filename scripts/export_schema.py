@@ -2,10 +2,11 @@
 
 One place that knows the exports as docs/rules.md describes them: the files, their columns in the
 order the project's tools write them, the labels, the required columns, the unit of a row, the
-logical constraints between labels, and the one CSV writer of the files they write
-(``write_csv``). The sample maker (make_sample_seeds.py), the export generator
-(generate_exports.py) and the tests import it; the SQL has its own copy of these rules, so the
-Python checks stay independent of it.
+logical constraints between labels, the measures, and the one CSV writer of the files they write
+(``write_csv``). The tasks and the measures come from the task spec, the vars ``ragmart_tasks`` and
+``ragmart_measures`` of dbt_project.yml, which the SQL reads too: a label or a measure is declared
+once. The sample maker (make_sample_seeds.py), the export generator (generate_exports.py) and the
+tests import it; the formulas of the independent checks stay their own.
 """
 
 from __future__ import annotations
@@ -14,59 +15,75 @@ import csv
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-TASKS = ("retrieval", "grounding", "generation")
+import yaml
+
+PROJECT_FILE = Path(__file__).resolve().parent.parent / "dbt_project.yml"
+
+
+def load_spec(project_file: Path | str = PROJECT_FILE) -> tuple[dict, list[dict]]:
+    """The task spec of a dbt_project.yml: (the tasks by name, the measures in order)."""
+    project_vars = yaml.safe_load(Path(project_file).read_text(encoding="utf-8"))["vars"]
+    return project_vars["ragmart_tasks"], project_vars["ragmart_measures"]
+
+
+SPEC, MEASURES = load_spec()
+
+TASKS = tuple(SPEC)
 
 # The file of each input in seeds mode (files mode: any file whose name starts with the task).
-FILES = {
-    "retrieval": "retrieval_annotations.csv",
-    "grounding": "grounding_annotations.csv",
-    "generation": "generation_annotations.csv",
-    "annotators": "annotators.csv",
-    "records": "records.csv",
-}
+FILES = {**{task: f"{task}_annotations.csv" for task in TASKS},
+         "annotators": "annotators.csv", "records": "records.csv"}
 
-LABELS = {
-    "retrieval": ["topically_relevant", "evidence_sufficient", "misleading"],
-    "grounding": ["support_present", "unsupported_claim_present", "contradicted_claim_present",
-                  "source_cited", "fabricated_source"],
-    "generation": ["proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content"],
-}
+LABELS = {task: list(spec["labels"]) for task, spec in SPEC.items()}
 
-# Header order of the files the project's tools write (the project reads any order).
-COLUMNS = {
+# Header order of the files the project's tools write (the project reads any order): the columns
+# before the labels as listed here, the labels, then the notes.
+_BEFORE_LABELS = {
     "retrieval": ["record_uuid", "annotator_id", "task", "language", "created_at", "input_query",
-                  "generated_search_query", "chunk", "chunk_id", "doc_id", "chunk_rank", "can_answer",
-                  *LABELS["retrieval"], "notes"],
+                  "generated_search_query", "chunk", "chunk_id", "doc_id", "chunk_rank", "can_answer"],
     "grounding": ["record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-                  "context_set", *LABELS["grounding"], "notes"],
-    "generation": ["record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer",
-                   *LABELS["generation"], "notes"],
+                  "context_set"],
+    "generation": ["record_uuid", "annotator_id", "task", "language", "created_at", "query", "answer"],
+}
+COLUMNS = {
+    **{task: [*_BEFORE_LABELS[task], *LABELS[task], "notes"] for task in TASKS},
     "annotators": ["annotator_id", "annotator_kind", "role", "display_name"],
     "records": ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier"],
 }
 
 # Columns that must not be empty (after trimming): `missing:<column>` otherwise.
 REQUIRED = {
-    "retrieval": ["record_uuid", "annotator_id", "task", "created_at", "input_query", "chunk", "chunk_id",
-                  "chunk_rank", *LABELS["retrieval"]],
-    "grounding": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer", "context_set",
-                  *LABELS["grounding"]],
-    "generation": ["record_uuid", "annotator_id", "task", "created_at", "query", "answer", *LABELS["generation"]],
+    task: ["record_uuid", "annotator_id", "task", "created_at", *spec["required_texts"],
+           *(["chunk_id", "chunk_rank"] if task == "retrieval" else []), *spec["labels"]]
+    for task, spec in SPEC.items()
 }
 
 # The columns that identify the unit a row labels.
-UNITS = {"retrieval": ["record_uuid", "chunk_id"], "grounding": ["record_uuid"], "generation": ["record_uuid"]}
+UNITS = {task: list(spec["unit_columns"]) for task, spec in SPEC.items()}
 
 # Logical constraints between labels: (reason code, antecedent, other label, kind). When the
 # antecedent is 1, `implies` needs the other label to be 1 and `excludes` needs it to be 0.
 CONSTRAINTS = {
-    "retrieval": [("violates:sufficient_implies_relevant", "evidence_sufficient", "topically_relevant", "implies"),
-                  ("violates:sufficient_excludes_misleading", "evidence_sufficient", "misleading", "excludes")],
-    "grounding": [("violates:contradicted_implies_unsupported", "contradicted_claim_present",
-                   "unsupported_claim_present", "implies"),
-                  ("violates:fabricated_implies_cited", "fabricated_source", "source_cited", "implies")],
-    "generation": [],
+    task: [(c["reason"], c["antecedent"], c["consequent"], c["kind"]) for c in spec["constraints"]]
+    for task, spec in SPEC.items()
 }
+
+# The measures whose lower value is the better system.
+LOWER_IS_BETTER = tuple(m["metric"] for m in MEASURES if not m["higher_is_better"])
+
+
+def _check_columns() -> None:
+    """The header order above names exactly the spec's columns of each task."""
+    for task, spec in SPEC.items():
+        expected = {"record_uuid", "annotator_id", "task", "language", "created_at", *spec["required_texts"],
+                    *spec["optional_texts"], *spec["optional_booleans"], *spec["labels"],
+                    *(["chunk_id", "chunk_rank"] if task == "retrieval" else [])}
+        if set(COLUMNS[task]) != expected or len(COLUMNS[task]) != len(expected):
+            raise ValueError(f"export_schema: the header order of {task} does not name the columns of the "
+                             f"task spec in dbt_project.yml: {sorted(set(COLUMNS[task]) ^ expected)}")
+
+
+_check_columns()
 
 
 def write_csv(path: Path | str, header: Sequence[str], rows: Iterable[Sequence | Mapping]) -> None:

@@ -24,6 +24,7 @@ import sys
 import textwrap
 
 import duckdb
+from export_schema import LOWER_IS_BETTER  # scripts/, beside this file: the task spec's directions
 
 MARTS = ("retrieval_metrics", "grounding_metrics", "generation_metrics")
 WIDTH = 100
@@ -56,9 +57,6 @@ COMPARISON_COLUMNS = ("family", "metric", "k", "n_pairs", "difference", "differe
 COMPARISON_SHOWN = ("measure", "n_pairs", "difference", "difference_ci_lower", "difference_ci_upper",
                     "p_value_holm", "verdict", "n_wins", "n_losses")
 FAMILY_ORDER = ("retrieval", "grounding", "generation")
-# The measures where a lower value is better, for the legend (the marts carry higher_is_better).
-LOWER_IS_BETTER = ("misleading_context_rate", "unsupported_claim_rate", "contradiction_rate",
-                   "conditional_fabrication_rate", "incompleteness_rate", "unsafe_content_rate")
 
 
 def _format(value: object) -> str:

@@ -1,32 +1,15 @@
 {#-
-    The 16 metrics of ADR 0002 with their public names (docs/rules.md, metric_values), the
-    per-record column they average, their direction (`higher_is_better`: false for the six
-    measures where a lower value is the better system, docs/rules.md, Run comparison), and their
-    interval (docs/rules.md, Intervals): `wilson` for
-    the measures that are 0 or 1 per record by definition at every K, `wilson_at_k1` for those
-    that are 0 or 1 per record at K = 1 only (Wilson at K = 1, the interval of the mean above),
-    `mean` (mean ± t·s/√n) for the others.
+    The measures of ADR 0002 as the var ragmart_measures of dbt_project.yml declares them (docs/rules.md,
+    metric_values): public name, family, the per-record column or expression they average, their
+    direction (`higher_is_better`) and their interval (`wilson`, `wilson_at_k1` or `mean`).
+    `family`: only that family's measures.
 -#}
-{% macro ragmart_metrics() -%}
-    {{ return([
-        {'family': 'retrieval', 'metric': 'topical_precision', 'column': 'topical_precision', 'higher_is_better': true, 'interval': 'wilson_at_k1'},
-        {'family': 'retrieval', 'metric': 'sufficiency_hit', 'column': 'sufficiency_hit', 'higher_is_better': true, 'interval': 'wilson'},
-        {'family': 'retrieval', 'metric': 'sufficiency_rate', 'column': 'sufficiency_rate', 'higher_is_better': true, 'interval': 'wilson_at_k1'},
-        {'family': 'retrieval', 'metric': 'misleading_context_rate', 'column': 'misleading_context_rate', 'higher_is_better': false, 'interval': 'wilson_at_k1'},
-        {'family': 'retrieval', 'metric': 'mrr', 'column': 'reciprocal_rank', 'higher_is_better': true, 'interval': 'wilson_at_k1'},
-        {'family': 'retrieval', 'metric': 'ndcg', 'column': 'ndcg', 'higher_is_better': true, 'interval': 'mean'},
-        {'family': 'grounding', 'metric': 'grounding_presence_rate', 'column': 'support_present', 'higher_is_better': true, 'interval': 'wilson'},
-        {'family': 'grounding', 'metric': 'unsupported_claim_rate', 'column': 'unsupported_claim_present', 'higher_is_better': false, 'interval': 'wilson'},
-        {'family': 'grounding', 'metric': 'contradiction_rate', 'column': 'contradicted_claim_present', 'higher_is_better': false, 'interval': 'wilson'},
-        {'family': 'grounding', 'metric': 'citation_presence_rate', 'column': 'source_cited', 'higher_is_better': true, 'interval': 'wilson'},
-        {'family': 'grounding', 'metric': 'conditional_fabrication_rate',
-         'column': 'case when source_cited = 1 then fabricated_source end', 'higher_is_better': false, 'interval': 'wilson'},
-        {'family': 'generation', 'metric': 'proper_action_rate', 'column': 'proper_action', 'higher_is_better': true, 'interval': 'wilson'},
-        {'family': 'generation', 'metric': 'on_topic_rate', 'column': 'response_on_topic', 'higher_is_better': true, 'interval': 'wilson'},
-        {'family': 'generation', 'metric': 'helpfulness_rate', 'column': 'helpful', 'higher_is_better': true, 'interval': 'wilson'},
-        {'family': 'generation', 'metric': 'incompleteness_rate', 'column': 'incomplete', 'higher_is_better': false, 'interval': 'wilson'},
-        {'family': 'generation', 'metric': 'unsafe_content_rate', 'column': 'unsafe_content', 'higher_is_better': false, 'interval': 'wilson'},
-    ]) }}
+{% macro ragmart_metrics(family=none) -%}
+    {%- set measures = [] -%}
+    {%- for measure in var('ragmart_measures') if family is none or measure.family == family -%}
+        {%- do measures.append(measure) -%}
+    {%- endfor -%}
+    {{ return(measures) }}
 {%- endmacro %}
 
 {#-

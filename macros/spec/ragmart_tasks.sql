@@ -1,10 +1,10 @@
 {#-
-    The annotation tasks of ADR 0005 / 0006 and docs/rules.md (Inputs) in one place: the columns of
-    each export, which are required, which are binary labels and the unit of annotation. The row
-    checks and the logical constraints are written out in the models int_<task>__row_checks.
+    The annotation tasks of ADR 0005 / 0006 (docs/rules.md, The task spec), as the var ragmart_tasks
+    of dbt_project.yml declares them: the columns of each export, which are required, which are
+    binary labels, the unit of annotation and the logical constraints between labels.
 -#}
 {% macro ragmart_tasks() -%}
-    {{ return(['retrieval', 'grounding', 'generation']) }}
+    {{ return(var('ragmart_tasks').keys() | list) }}
 {%- endmacro %}
 
 {#- Every binary label of every task, in task order (the columns of int_annotations__accepted_rows). -#}
@@ -42,39 +42,19 @@
     end
 {%- endmacro %}
 
+{#-
+    The spec of one task from the var ragmart_tasks (dbt_project.yml): unit_columns, labels,
+    required_texts, optional_texts, optional_booleans, constraints, and the seed it is read from.
+-#}
 {% macro ragmart_task_spec(task) -%}
-    {%- set specs = {
-        'retrieval': {
-            'seed': 'retrieval_annotations',
-            'unit_columns': ['record_uuid', 'chunk_id'],
-            'labels': ['topically_relevant', 'evidence_sufficient', 'misleading'],
-            'optional_booleans': ['can_answer'],
-            'required_texts': ['input_query', 'chunk'],
-            'optional_texts': ['generated_search_query', 'doc_id', 'notes'],
-        },
-        'grounding': {
-            'seed': 'grounding_annotations',
-            'unit_columns': ['record_uuid'],
-            'labels': ['support_present', 'unsupported_claim_present', 'contradicted_claim_present',
-                       'source_cited', 'fabricated_source'],
-            'optional_booleans': [],
-            'required_texts': ['query', 'answer', 'context_set'],
-            'optional_texts': ['notes'],
-        },
-        'generation': {
-            'seed': 'generation_annotations',
-            'unit_columns': ['record_uuid'],
-            'labels': ['proper_action', 'response_on_topic', 'helpful', 'incomplete', 'unsafe_content'],
-            'optional_booleans': [],
-            'required_texts': ['query', 'answer'],
-            'optional_texts': ['notes'],
-        },
-    } -%}
+    {%- set specs = var('ragmart_tasks') -%}
     {%- if task not in specs -%}
         {{ exceptions.raise_compiler_error(
             "ragmart: unknown task '" ~ task ~ "'; expected one of " ~ (specs.keys() | list | join(', '))) }}
     {%- endif -%}
-    {{ return(specs[task]) }}
+    {%- set spec = {'seed': task ~ '_annotations'} -%}
+    {%- do spec.update(specs[task]) -%}
+    {{ return(spec) }}
 {%- endmacro %}
 
 {#- The columns of an export (ADR 0005) or of the annotators or records seed, with whether each must be non-empty. -#}

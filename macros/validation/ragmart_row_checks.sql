@@ -36,3 +36,82 @@
     ] -%}
     {{ return(checks | sort(attribute='code')) }}
 {%- endmacro %}
+
+{#-
+    The row checks that the task spec (var ragmart_tasks) gives a task's labels, as {code,
+    condition} pairs: every label must be given (`missing:<label>`, over the value as given,
+    `<label>_raw`) and be a boolean spelling (`invalid_boolean:<label>`), an optional boolean only
+    the latter, and each logical constraint of the task its `violates:` code: an exclusion always,
+    an implication under constraint_policy reject (under repair it is repaired instead,
+    ragmart_repaired_label). The models add their other checks and sort them by code.
+-#}
+{% macro ragmart_label_checks(task) -%}
+    {%- set spec = ragmart_task_spec(task) -%}
+    {%- set checks = [] -%}
+    {%- for label in spec.labels -%}
+        {%- do checks.append({'code': 'missing:' ~ label, 'condition': ragmart_is_blank(label ~ '_raw')}) -%}
+    {%- endfor -%}
+    {%- for label in spec.labels + spec.optional_booleans -%}
+        {%- do checks.append({'code': 'invalid_boolean:' ~ label, 'condition': ragmart_invalid_boolean(label)}) -%}
+    {%- endfor -%}
+    {%- for constraint in spec.constraints -%}
+        {%- if constraint.kind == 'excludes' -%}
+            {%- do checks.append({'code': constraint.reason,
+                'condition': constraint.antecedent ~ ' = 1 and ' ~ constraint.consequent ~ ' = 1'}) -%}
+        {%- elif ragmart_constraint_policy() == 'reject' -%}
+            {%- do checks.append({'code': constraint.reason,
+                'condition': constraint.antecedent ~ ' = 1 and ' ~ constraint.consequent ~ ' = 0'}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(checks) }}
+{%- endmacro %}
+
+{#-
+    The implications of a task's constraints that constraint_policy repair repairs (none under
+    reject), as SQL conditions of a violated one, keyed by the label they set to 1.
+-#}
+{% macro ragmart_repairs(task) -%}
+    {%- set repairs = {} -%}
+    {%- if ragmart_constraint_policy() == 'repair' -%}
+        {%- for constraint in ragmart_task_spec(task).constraints if constraint.kind == 'implies' -%}
+            {%- do repairs.setdefault(constraint.consequent, []).append(
+                '(' ~ constraint.antecedent ~ ' = 1 and ' ~ constraint.consequent ~ ' = 0)') -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(repairs) }}
+{%- endmacro %}
+
+{#- A label's value after the constraint policy: 1 where repair repairs an implication it is the consequent of. -#}
+{% macro ragmart_repaired_label(task, label) -%}
+    {%- set conditions = ragmart_repairs(task).get(label, []) -%}
+    {%- if conditions -%}
+        case when {{ conditions | join(' or ') }} then 1 else {{ label }} end
+    {%- else -%}
+        {{ label }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- Whether the constraint policy repaired the row (always false under reject). -#}
+{% macro ragmart_was_repaired(task) -%}
+    {%- set conditions = [] -%}
+    {%- for label_conditions in ragmart_repairs(task).values() -%}
+        {%- do conditions.extend(label_conditions) -%}
+    {%- endfor -%}
+    {%- if conditions -%}
+        ({{ conditions | join(' or ') }})
+    {%- else -%}
+        false
+    {%- endif -%}
+{%- endmacro %}
+
+{#-
+    The labels of a row as one text, `-` for a missing one (e.g. `10-`): rows of one submission at
+    the same instant agree when their signatures are equal.
+-#}
+{% macro ragmart_label_signature(task) -%}
+    {%- set parts = [] -%}
+    {%- for label in ragmart_task_spec(task).labels -%}
+        {%- do parts.append("coalesce(cast(" ~ label ~ " as " ~ dbt.type_string() ~ "), '-')") -%}
+    {%- endfor -%}
+    {{ dbt.concat(parts) }}
+{%- endmacro %}

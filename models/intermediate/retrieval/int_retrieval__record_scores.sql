@@ -22,9 +22,9 @@ resolved_chunks as (
     select
         chunk_consensus.record_uuid,
         chunk_consensus.chunk_rank,
-        chunk_consensus.topically_relevant,
-        chunk_consensus.evidence_sufficient,
-        chunk_consensus.misleading,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        chunk_consensus.{{ label }},
+        {%- endfor %}
         chunk_consensus.relevance_grade
 
     from chunk_consensus
@@ -47,14 +47,11 @@ final as (
         records.language,
         records.run_id,
         records.pairing_key,
-        scored.topical_precision,
-        scored.sufficiency_hit,
-        scored.sufficiency_rate,
-        scored.misleading_context_rate,
-        scored.reciprocal_rank,
+        {%- for measure in ragmart_metrics('retrieval') %}
+        scored.{{ measure.column }},
+        {%- endfor %}
         scored.dcg,
-        scored.idcg,
-        scored.ndcg
+        scored.idcg
 
     from scored
     inner join records

@@ -28,11 +28,9 @@ validated as (
         row_checks.annotator_id,
         row_checks.created_at_utc,
         row_checks.language,
-        row_checks.proper_action,
-        row_checks.response_on_topic,
-        row_checks.helpful,
-        row_checks.incomplete,
-        row_checks.unsafe_content,
+        {%- for label in ragmart_task_spec('generation').labels %}
+        row_checks.{{ label }},
+        {%- endfor %}
         row_checks.was_repaired,
         row_status.annotation_status,
         row_status.reasons

@@ -1,8 +1,21 @@
 {#-
     Step 1 of the row status (docs/rules.md, Row status): every row of the generation export with
-    its own reason codes, `;`-separated in code order (generation has no logical constraint).
-    Superseding and duplicates follow in int_annotations__deduplicated.
+    its own reason codes, `;`-separated in code order (generation has no logical constraint). The
+    checks of the labels come from the task spec (ragmart_label_checks); the others are written out
+    here. Superseding and duplicates follow in int_annotations__deduplicated.
 -#}
+{%- set labels = ragmart_task_spec('generation').labels %}
+{%- set checks = ragmart_label_checks('generation') + [
+    {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
+    {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
+    {'code': 'missing:annotator_id', 'condition': 'annotator_id is null'},
+    {'code': 'missing:answer', 'condition': 'is_missing_answer'},
+    {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
+    {'code': 'missing:query', 'condition': 'is_missing_query'},
+    {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
+    {'code': 'missing:task', 'condition': 'task is null'},
+    {'code': 'wrong_task', 'condition': "task <> 'generation'"},
+] %}
 
 with
 
@@ -21,43 +34,12 @@ checked as (
         annotator_id,
         created_at_utc,
         language,
-        {{ dbt.concat([
-            "coalesce(cast(proper_action as " ~ dbt.type_string() ~ "), '-')",
-            "coalesce(cast(response_on_topic as " ~ dbt.type_string() ~ "), '-')",
-            "coalesce(cast(helpful as " ~ dbt.type_string() ~ "), '-')",
-            "coalesce(cast(incomplete as " ~ dbt.type_string() ~ "), '-')",
-            "coalesce(cast(unsafe_content as " ~ dbt.type_string() ~ "), '-')"]) }} as label_signature,
-        proper_action,
-        response_on_topic,
-        helpful,
-        incomplete,
-        unsafe_content,
-        false as was_repaired,
-        case
-            when is_malformed then 'malformed_row'
-            else nullif(concat_ws(
-                ';',
-                case when {{ ragmart_invalid_boolean('helpful') }} then 'invalid_boolean:helpful' end,
-                case when {{ ragmart_invalid_boolean('incomplete') }} then 'invalid_boolean:incomplete' end,
-                case when {{ ragmart_invalid_boolean('proper_action') }} then 'invalid_boolean:proper_action' end,
-                case when {{ ragmart_invalid_boolean('response_on_topic') }} then 'invalid_boolean:response_on_topic' end,
-                case when {{ ragmart_invalid_boolean('unsafe_content') }} then 'invalid_boolean:unsafe_content' end,
-                case when {{ ragmart_invalid_language('language') }} then 'invalid_language' end,
-                case when not {{ ragmart_is_blank('created_at') }} and created_at_utc is null then 'invalid_timestamp' end,
-                case when annotator_id is null then 'missing:annotator_id' end,
-                case when is_missing_answer then 'missing:answer' end,
-                case when {{ ragmart_is_blank('created_at') }} then 'missing:created_at' end,
-                case when {{ ragmart_is_blank('helpful_raw') }} then 'missing:helpful' end,
-                case when {{ ragmart_is_blank('incomplete_raw') }} then 'missing:incomplete' end,
-                case when {{ ragmart_is_blank('proper_action_raw') }} then 'missing:proper_action' end,
-                case when is_missing_query then 'missing:query' end,
-                case when record_uuid is null then 'missing:record_uuid' end,
-                case when {{ ragmart_is_blank('response_on_topic_raw') }} then 'missing:response_on_topic' end,
-                case when task is null then 'missing:task' end,
-                case when {{ ragmart_is_blank('unsafe_content_raw') }} then 'missing:unsafe_content' end,
-                case when task <> 'generation' then 'wrong_task' end
-            ), '')
-        end as row_reasons
+        {{ ragmart_label_signature('generation') }} as label_signature,
+        {%- for label in labels %}
+        {{ ragmart_repaired_label('generation', label) }} as {{ label }},
+        {%- endfor %}
+        {{ ragmart_was_repaired('generation') }} as was_repaired,
+        {{ ragmart_reasons_expression(checks | sort(attribute='code')) }} as row_reasons
 
     from staged
 

@@ -28,11 +28,9 @@ validated as (
         row_checks.annotator_id,
         row_checks.created_at_utc,
         row_checks.language,
-        row_checks.support_present,
-        row_checks.unsupported_claim_present,
-        row_checks.contradicted_claim_present,
-        row_checks.source_cited,
-        row_checks.fabricated_source,
+        {%- for label in ragmart_task_spec('grounding').labels %}
+        row_checks.{{ label }},
+        {%- endfor %}
         row_checks.was_repaired,
         row_status.annotation_status,
         row_status.reasons

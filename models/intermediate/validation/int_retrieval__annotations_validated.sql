@@ -30,9 +30,9 @@ validated as (
         row_checks.created_at_utc,
         row_checks.language,
         row_checks.chunk_rank,
-        row_checks.topically_relevant,
-        row_checks.evidence_sufficient,
-        row_checks.misleading,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        row_checks.{{ label }},
+        {%- endfor %}
         row_checks.was_repaired,
         row_status.annotation_status,
         row_status.reasons

@@ -1,10 +1,26 @@
 {#-
     Step 1 of the row status (docs/rules.md, Row status): every row of the retrieval export with
     its own reason codes, `;`-separated in code order, and its labels after the constraint policy
-    (under `repair`, the consequent of a violated implication is set to 1). Superseding and
-    duplicates follow in int_annotations__deduplicated, the rank check in int_annotations__row_status.
+    (under `repair`, the consequent of a violated implication is set to 1). The checks of the
+    labels and of their logical constraints come from the task spec (ragmart_label_checks); the
+    others are written out here. Superseding and duplicates follow in int_annotations__deduplicated,
+    the rank check in int_annotations__row_status.
 -#}
-{%- set rejects_implications = ragmart_constraint_policy() == 'reject' %}
+{%- set labels = ragmart_task_spec('retrieval').labels %}
+{%- set checks = ragmart_label_checks('retrieval') + [
+    {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
+    {'code': 'invalid_rank', 'condition': 'not ' ~ ragmart_is_blank('chunk_rank_raw') ~ ' and chunk_rank is null'},
+    {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
+    {'code': 'missing:annotator_id', 'condition': 'annotator_id is null'},
+    {'code': 'missing:chunk', 'condition': 'is_missing_chunk'},
+    {'code': 'missing:chunk_id', 'condition': 'chunk_id is null'},
+    {'code': 'missing:chunk_rank', 'condition': ragmart_is_blank('chunk_rank_raw')},
+    {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
+    {'code': 'missing:input_query', 'condition': 'is_missing_input_query'},
+    {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
+    {'code': 'missing:task', 'condition': 'task is null'},
+    {'code': 'wrong_task', 'condition': "task <> 'retrieval'"},
+] %}
 
 with
 
@@ -24,41 +40,10 @@ checked as (
         created_at_utc,
         language,
         chunk_rank,
-        topically_relevant,
-        evidence_sufficient,
-        misleading,
-        case
-            when is_malformed then 'malformed_row'
-            else nullif(concat_ws(
-                ';',
-                case when {{ ragmart_invalid_boolean('can_answer') }} then 'invalid_boolean:can_answer' end,
-                case when {{ ragmart_invalid_boolean('evidence_sufficient') }} then 'invalid_boolean:evidence_sufficient' end,
-                case when {{ ragmart_invalid_boolean('misleading') }} then 'invalid_boolean:misleading' end,
-                case when {{ ragmart_invalid_boolean('topically_relevant') }} then 'invalid_boolean:topically_relevant' end,
-                case when {{ ragmart_invalid_language('language') }} then 'invalid_language' end,
-                case when not {{ ragmart_is_blank('chunk_rank_raw') }} and chunk_rank is null then 'invalid_rank' end,
-                case when not {{ ragmart_is_blank('created_at') }} and created_at_utc is null then 'invalid_timestamp' end,
-                case when annotator_id is null then 'missing:annotator_id' end,
-                case when is_missing_chunk then 'missing:chunk' end,
-                case when chunk_id is null then 'missing:chunk_id' end,
-                case when {{ ragmart_is_blank('chunk_rank_raw') }} then 'missing:chunk_rank' end,
-                case when {{ ragmart_is_blank('created_at') }} then 'missing:created_at' end,
-                case when {{ ragmart_is_blank('evidence_sufficient_raw') }} then 'missing:evidence_sufficient' end,
-                case when is_missing_input_query then 'missing:input_query' end,
-                case when {{ ragmart_is_blank('misleading_raw') }} then 'missing:misleading' end,
-                case when record_uuid is null then 'missing:record_uuid' end,
-                case when task is null then 'missing:task' end,
-                case when {{ ragmart_is_blank('topically_relevant_raw') }} then 'missing:topically_relevant' end,
-                case
-                    when evidence_sufficient = 1 and misleading = 1 then 'violates:sufficient_excludes_misleading'
-                end,
-                case
-                    when {{ rejects_implications }} and evidence_sufficient = 1 and topically_relevant = 0
-                        then 'violates:sufficient_implies_relevant'
-                end,
-                case when task <> 'retrieval' then 'wrong_task' end
-            ), '')
-        end as row_reasons
+        {%- for label in labels %}
+        {{ label }},
+        {%- endfor %}
+        {{ ragmart_reasons_expression(checks | sort(attribute='code')) }} as row_reasons
 
     from staged
 
@@ -75,20 +60,11 @@ repaired as (
         created_at_utc,
         language,
         chunk_rank,
-        {{ dbt.concat([
-            "coalesce(cast(topically_relevant as " ~ dbt.type_string() ~ "), '-')",
-            "coalesce(cast(evidence_sufficient as " ~ dbt.type_string() ~ "), '-')",
-            "coalesce(cast(misleading as " ~ dbt.type_string() ~ "), '-')"]) }} as label_signature,
-        case
-            when not {{ rejects_implications }} and evidence_sufficient = 1 and topically_relevant = 0 then 1
-            else topically_relevant
-        end as topically_relevant,
-        evidence_sufficient,
-        misleading,
-        case
-            when {{ rejects_implications }} then false
-            else (evidence_sufficient = 1 and topically_relevant = 0)
-        end as was_repaired,
+        {{ ragmart_label_signature('retrieval') }} as label_signature,
+        {%- for label in labels %}
+        {{ ragmart_repaired_label('retrieval', label) }} as {{ label }},
+        {%- endfor %}
+        {{ ragmart_was_repaired('retrieval') }} as was_repaired,
         row_reasons
 
     from checked

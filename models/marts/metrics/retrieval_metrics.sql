@@ -1,4 +1,7 @@
-{#- Retrieval metrics of ADR 0002, one row per evaluation run and K of the var retrieval_k_values. -#}
+{#-
+    Retrieval metrics of ADR 0002, one row per evaluation run and K of the var retrieval_k_values:
+    a column `<metric>_at_k` per retrieval measure of the task spec (ragmart_metrics).
+-#}
 with
 
 summary as (
@@ -44,15 +47,11 @@ record_counts as (
 pivoted as (
 
     select
+        {%- for measure in ragmart_metrics('retrieval') %}
+        max(case when summary.metric = '{{ measure.metric }}' then summary.value end) as {{ measure.metric }}_at_k,
+        {%- endfor %}
         runs.run_id,
-        k_values.k,
-        max(case when summary.metric = 'topical_precision' then summary.value end) as topical_precision_at_k,
-        max(case when summary.metric = 'sufficiency_hit' then summary.value end) as sufficiency_hit_at_k,
-        max(case when summary.metric = 'sufficiency_rate' then summary.value end) as sufficiency_rate_at_k,
-        max(case when summary.metric = 'misleading_context_rate' then summary.value end)
-            as misleading_context_rate_at_k,
-        max(case when summary.metric = 'mrr' then summary.value end) as mrr_at_k,
-        max(case when summary.metric = 'ndcg' then summary.value end) as ndcg_at_k
+        k_values.k
 
     from runs
     cross join k_values
@@ -71,12 +70,10 @@ final as (
         cast(pivoted.k as integer) as k,
         cast(record_counts.n_queries as bigint) as n_queries,
         cast(record_counts.n_pending_adjudication as bigint) as n_pending_adjudication,
-        cast(pivoted.topical_precision_at_k as {{ ragmart_type_double() }}) as topical_precision_at_k,
-        cast(pivoted.sufficiency_hit_at_k as {{ ragmart_type_double() }}) as sufficiency_hit_at_k,
-        cast(pivoted.sufficiency_rate_at_k as {{ ragmart_type_double() }}) as sufficiency_rate_at_k,
-        cast(pivoted.misleading_context_rate_at_k as {{ ragmart_type_double() }}) as misleading_context_rate_at_k,
-        cast(pivoted.mrr_at_k as {{ ragmart_type_double() }}) as mrr_at_k,
-        cast(pivoted.ndcg_at_k as {{ ragmart_type_double() }}) as ndcg_at_k
+        {%- for measure in ragmart_metrics('retrieval') %}
+        cast(pivoted.{{ measure.metric }}_at_k as {{ ragmart_type_double() }}) as {{ measure.metric }}_at_k
+        {%- if not loop.last %},{% endif %}
+        {%- endfor %}
 
     from pivoted
     inner join record_counts

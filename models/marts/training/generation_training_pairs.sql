@@ -38,11 +38,9 @@ final as (
         cast({{ ragmart_training_split('family_records.pairing_key') }} as {{ dbt.type_string() }}) as split,
         cast(texts.unit_text as {{ dbt.type_string() }}) as text,
         cast(texts.unit_text_pair as {{ dbt.type_string() }}) as text_pair,
-        cast(units.proper_action as integer) as proper_action,
-        cast(units.response_on_topic as integer) as response_on_topic,
-        cast(units.helpful as integer) as helpful,
-        cast(units.incomplete as integer) as incomplete,
-        cast(units.unsafe_content as integer) as unsafe_content,
+        {%- for label in ragmart_task_spec('generation').labels %}
+        cast(units.{{ label }} as integer) as {{ label }},
+        {%- endfor %}
         cast(texts.n_annotators as integer) as n_annotators
 
     from units

@@ -38,11 +38,9 @@ final as (
         cast({{ ragmart_training_split('family_records.pairing_key') }} as {{ dbt.type_string() }}) as split,
         cast(texts.unit_text as {{ dbt.type_string() }}) as text,
         cast(texts.unit_text_pair as {{ dbt.type_string() }}) as text_pair,
-        cast(units.support_present as integer) as support_present,
-        cast(units.unsupported_claim_present as integer) as unsupported_claim_present,
-        cast(units.contradicted_claim_present as integer) as contradicted_claim_present,
-        cast(units.source_cited as integer) as source_cited,
-        cast(units.fabricated_source as integer) as fabricated_source,
+        {%- for label in ragmart_task_spec('grounding').labels %}
+        cast(units.{{ label }} as integer) as {{ label }},
+        {%- endfor %}
         cast(texts.n_annotators as integer) as n_annotators
 
     from units

@@ -39,9 +39,9 @@ final as (
         cast({{ ragmart_training_split('family_records.pairing_key') }} as {{ dbt.type_string() }}) as split,
         cast(texts.unit_text as {{ dbt.type_string() }}) as text,
         cast(texts.unit_text_pair as {{ dbt.type_string() }}) as text_pair,
-        cast(units.topically_relevant as integer) as topically_relevant,
-        cast(units.evidence_sufficient as integer) as evidence_sufficient,
-        cast(units.misleading as integer) as misleading,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        cast(units.{{ label }} as integer) as {{ label }},
+        {%- endfor %}
         cast(texts.n_annotators as integer) as n_annotators
 
     from units

@@ -31,19 +31,13 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
+        {%- for label in ragmart_task_spec('generation').labels %}
+        {{ label }} as {{ label }}_raw,
+        {{ ragmart_parse_boolean(label) }} as {{ label }},
+        {%- endfor %}
         {{ ragmart_clean_text('query') }} as query_text,
         is_missing_query,
-        is_missing_answer,
-        proper_action as proper_action_raw,
-        {{ ragmart_parse_boolean('proper_action') }} as proper_action,
-        response_on_topic as response_on_topic_raw,
-        {{ ragmart_parse_boolean('response_on_topic') }} as response_on_topic,
-        helpful as helpful_raw,
-        {{ ragmart_parse_boolean('helpful') }} as helpful,
-        incomplete as incomplete_raw,
-        {{ ragmart_parse_boolean('incomplete') }} as incomplete,
-        unsafe_content as unsafe_content_raw,
-        {{ ragmart_parse_boolean('unsafe_content') }} as unsafe_content
+        is_missing_answer
 
     from with_timestamp_parts
 

@@ -31,20 +31,14 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
+        {%- for label in ragmart_task_spec('grounding').labels %}
+        {{ label }} as {{ label }}_raw,
+        {{ ragmart_parse_boolean(label) }} as {{ label }},
+        {%- endfor %}
         {{ ragmart_clean_text('query') }} as query_text,
         is_missing_query,
         is_missing_answer,
-        is_missing_context_set,
-        support_present as support_present_raw,
-        {{ ragmart_parse_boolean('support_present') }} as support_present,
-        unsupported_claim_present as unsupported_claim_present_raw,
-        {{ ragmart_parse_boolean('unsupported_claim_present') }} as unsupported_claim_present,
-        contradicted_claim_present as contradicted_claim_present_raw,
-        {{ ragmart_parse_boolean('contradicted_claim_present') }} as contradicted_claim_present,
-        source_cited as source_cited_raw,
-        {{ ragmart_parse_boolean('source_cited') }} as source_cited,
-        fabricated_source as fabricated_source_raw,
-        {{ ragmart_parse_boolean('fabricated_source') }} as fabricated_source
+        is_missing_context_set
 
     from with_timestamp_parts
 

@@ -31,6 +31,10 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        {{ label }} as {{ label }}_raw,
+        {{ ragmart_parse_boolean(label) }} as {{ label }},
+        {%- endfor %}
         {{ ragmart_clean_text('input_query') }} as query_text,
         is_missing_input_query,
         is_missing_chunk,
@@ -38,13 +42,7 @@ renamed as (
         chunk_rank as chunk_rank_raw,
         {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
         can_answer as can_answer_raw,
-        {{ ragmart_parse_boolean('can_answer') }} as can_answer,
-        topically_relevant as topically_relevant_raw,
-        {{ ragmart_parse_boolean('topically_relevant') }} as topically_relevant,
-        evidence_sufficient as evidence_sufficient_raw,
-        {{ ragmart_parse_boolean('evidence_sufficient') }} as evidence_sufficient,
-        misleading as misleading_raw,
-        {{ ragmart_parse_boolean('misleading') }} as misleading
+        {{ ragmart_parse_boolean('can_answer') }} as can_answer
 
     from with_timestamp_parts
 

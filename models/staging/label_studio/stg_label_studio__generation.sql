@@ -27,12 +27,10 @@ final as (
         created_at,
         query,
         answer,
-        notes,
-        proper_action,
-        response_on_topic,
-        helpful,
-        incomplete,
-        unsafe_content
+        {%- for label in ragmart_task_spec('generation').labels %}
+        {{ label }},
+        {%- endfor %}
+        notes
 
     from annotations
 

@@ -28,12 +28,10 @@ final as (
         query,
         answer,
         context_set,
-        notes,
-        support_present,
-        unsupported_claim_present,
-        contradicted_claim_present,
-        source_cited,
-        fabricated_source
+        {%- for label in ragmart_task_spec('grounding').labels %}
+        {{ label }},
+        {%- endfor %}
+        notes
 
     from annotations
 

@@ -31,11 +31,11 @@ final as (
         chunk_rank,
         generated_search_query,
         doc_id,
-        notes,
         can_answer,
-        topically_relevant,
-        evidence_sufficient,
-        misleading
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        {{ label }},
+        {%- endfor %}
+        notes
 
     from annotations
 

@@ -79,9 +79,9 @@ final as (
         documents.document_doc_id as doc_id,
         cast(per_row.document_position + 1 as {{ dbt.type_string() }}) as chunk_rank,
         per_row.can_answer,
-        per_row.topically_relevant,
-        per_row.evidence_sufficient,
-        per_row.misleading,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        per_row.{{ label }},
+        {%- endfor %}
         per_row.notes
 
     from per_row

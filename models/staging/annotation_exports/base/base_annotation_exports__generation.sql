@@ -24,11 +24,9 @@ narrowed as (
         task,
         language,
         created_at,
-        proper_action,
-        response_on_topic,
-        helpful,
-        incomplete,
-        unsafe_content,
+        {%- for label in ragmart_task_spec('generation').labels %}
+        {{ label }},
+        {%- endfor %}
         query,
         {{ ragmart_is_blank('query') }} as is_missing_query,
         {{ ragmart_is_blank('answer') }} as is_missing_answer

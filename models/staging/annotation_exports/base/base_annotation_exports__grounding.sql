@@ -24,11 +24,9 @@ narrowed as (
         task,
         language,
         created_at,
-        support_present,
-        unsupported_claim_present,
-        contradicted_claim_present,
-        source_cited,
-        fabricated_source,
+        {%- for label in ragmart_task_spec('grounding').labels %}
+        {{ label }},
+        {%- endfor %}
         query,
         {{ ragmart_is_blank('query') }} as is_missing_query,
         {{ ragmart_is_blank('answer') }} as is_missing_answer,

@@ -27,9 +27,9 @@ narrowed as (
         chunk_id,
         chunk_rank,
         can_answer,
-        topically_relevant,
-        evidence_sufficient,
-        misleading,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        {{ label }},
+        {%- endfor %}
         input_query,
         {{ ragmart_is_blank('input_query') }} as is_missing_input_query,
         {{ ragmart_is_blank('chunk') }} as is_missing_chunk
