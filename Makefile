@@ -228,7 +228,7 @@ phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
 # Label Studio (requirements-label-studio.txt) in its own venv: scripts/make_label_studio_fixtures.py starts
 # a local Label Studio (loopback only, a temporary SQLite database), has annotator accounts submit labels
 # of the sample and rewrites tests/python/fixtures/label_studio from Label Studio's exports (committed;
-# the Label Studio input format is next, and its tests will read them).
+# test_label_studio.py reads them).
 LABEL_STUDIO_VENV ?= .venv-label-studio
 
 $(LABEL_STUDIO_VENV)/.label-studio-installed: requirements-label-studio.txt | $(BIN)/.uv-installed

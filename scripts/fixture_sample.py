@@ -9,16 +9,26 @@ psutil, which both tools install): each script runs in the venv of its tool.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import datetime as dt
 import ipaddress
+import json
+import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata as importlib_metadata
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -91,6 +101,124 @@ def kind_of(annotator_id: str, annotators: dict[str, dict[str, str]]) -> str:
     return row["annotator_kind"].strip().upper() if row else "HUMAN"
 
 
+# ------------------------------------------------------------------------ the sample's records
+
+
+@dataclass
+class SampleRecord:
+    """A record of the sample (a row of records.csv) with its rows of each export, by line."""
+
+    uuid: str  # as in the seeds, with dashes
+    run_id: str
+    query_id: str
+    task_type: str
+    rows: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=lambda: defaultdict(list))
+
+    @property
+    def trace_id(self) -> str:
+        """The uuid as 32 hex digits (a trace id of Phoenix's spans)."""
+        return uuid.UUID(self.uuid).hex
+
+    def first(self, family: str, column: str, rows=None) -> str:
+        """The first non-blank value of a column among rows of a family ('' if none)."""
+        rows = self.rows[family] if rows is None else rows
+        return next((row[column] for _, row in rows if row[column].strip()), "")
+
+    @property
+    def query(self) -> str:
+        return self.first("retrieval", "input_query") or self.first("grounding", "query") or self.first("generation", "query")
+
+    @property
+    def answer(self) -> str:
+        return self.first("grounding", "answer") or self.first("generation", "answer")
+
+    @property
+    def language(self) -> str:
+        for family in FAMILIES:
+            if value := self.first(family, "language").strip():
+                return value
+        return ""
+
+    def documents(self) -> list[dict[str, str]]:
+        """Each chunk once (its first row), ordered by chunk_rank; [] when ranks are not 1..n."""
+        chunks: dict[str, dict[str, str]] = {}
+        for _, row in self.rows["retrieval"]:
+            chunks.setdefault(row["chunk_id"].strip(), row)
+        ranked = sorted(chunks.values(), key=lambda row: parse_rank(row["chunk_rank"]) or 0)
+        if [parse_rank(row["chunk_rank"]) for row in ranked] != list(range(1, len(ranked) + 1)):
+            return []
+        return ranked
+
+
+def load_sample(runs: tuple[str, ...]) -> tuple[dict[str, SampleRecord], dict[str, dict[str, str]]]:
+    """The sample's records of ``runs`` that records.csv lists once with a query_id, with their
+    rows, and the annotators by id."""
+    annotators = {row["annotator_id"].strip(): row for row in read_seed("annotators.csv")}
+    listed = read_seed("records.csv")
+    counts = defaultdict(int)
+    for row in listed:
+        counts[row["record_uuid"].strip()] += 1
+    records = {
+        row["record_uuid"].strip(): SampleRecord(
+            row["record_uuid"].strip(), row["run_id"].strip(), row["query_id"].strip(), row["task_type"].strip()
+        )
+        for row in listed
+        if counts[row["record_uuid"].strip()] == 1 and row["run_id"].strip() in runs and row["query_id"].strip()
+    }
+    for family, (file_name, _) in FAMILIES.items():
+        for line, row in enumerate(read_seed(file_name), start=2):
+            if (record := records.get(row["record_uuid"].strip())) is not None:
+                record.rows[family].append((line, row))
+    return records, annotators
+
+
+def eligible(record: SampleRecord) -> bool:
+    """A record a tool can show: rows of every family with annotator ids, chunks ranked 1..n, a
+    query and an answer."""
+    return (
+        all(record.rows[family] for family in FAMILIES)
+        and bool(record.documents())
+        and all(row["annotator_id"].strip() for family in FAMILIES for _, row in record.rows[family])
+        and bool(record.query and record.answer)
+    )
+
+
+def choose_records(records: dict[str, SampleRecord], runs: tuple[str, ...], queries: int,
+                   features: Callable[[SampleRecord], set[str]], wanted: set[str]) -> list[SampleRecord]:
+    """``queries`` queries with an eligible record in each of ``runs``: first, one at a time, the
+    query adding the most of the ``wanted`` features (then the smallest), then the smallest; their
+    records by query and run. Stops when the sample cannot cover ``wanted``."""
+    by_query: dict[str, dict[str, SampleRecord]] = defaultdict(dict)
+    for record in records.values():
+        by_query[record.query_id][record.run_id] = record
+    candidates = sorted(
+        query_id for query_id, by_run in by_query.items()
+        if set(by_run) == set(runs) and all(map(eligible, by_run.values()))
+    )
+
+    def size(query_id: str) -> int:
+        return sum(len(record.rows[family]) for record in by_query[query_id].values() for family in FAMILIES)
+
+    found = {query_id: set().union(*map(features, by_query[query_id].values())) & wanted for query_id in candidates}
+    chosen: list[str] = []
+    covered: set[str] = set()
+    while wanted - covered and len(chosen) < queries:
+        best = min(candidates, key=lambda query_id: (-len(found[query_id] - covered), size(query_id), query_id))
+        if not found[best] - covered:
+            break
+        chosen.append(best)
+        covered |= found[best]
+    for query_id in sorted(candidates, key=lambda query_id: (size(query_id), query_id)):
+        if len(chosen) >= queries:
+            break
+        if query_id not in chosen:
+            chosen.append(query_id)
+    if len(chosen) < queries or wanted - covered:
+        raise FixtureError(f"the sample has too few eligible queries or lacks {sorted(wanted - covered)}")
+    print(f"chose {len(chosen) * len(runs)} records of {len(chosen)} queries", flush=True)
+    return [by_query[query_id][run] for query_id in sorted(chosen) for run in runs]
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -108,7 +236,8 @@ class LocalServer:
     """A tool's server as a subprocess on loopback ports; a context manager. A subclass gives the
     tool's `name`, `health_path` and `start()` (the command, its environment and folder); entering
     starts it, waits until `health_path` answers 200, and stops it unless every socket the server and
-    its children listen on is a loopback one and its ports are among them (nothing is sent before)."""
+    its children listen on is a loopback one and its ports are among them (nothing is sent before);
+    leaving stops it, and prints the end of its log when the work inside failed."""
 
     name = "the server"
     health_path = "/"
@@ -140,8 +269,10 @@ class LocalServer:
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
         self.stop()
+        if exc_type is not None and (log := self.log_tail()):
+            print(f"--- end of the {self.name} log ---\n{log}", file=sys.stderr)
 
     def log_tail(self, lines: int = 30) -> str:
         try:
@@ -190,3 +321,39 @@ class LocalServer:
                 continue
         self.process.kill()
         self.process.wait()
+
+
+# ---------------------------------------------------------------------------- the fixture folder
+
+
+def out_folder(argv: list[str] | None, description: str, default_out: str) -> Path:
+    """The fixture folder of a fixture script's command line (--out; default: ``default_out`` of the project)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", default=None, help=f"the fixture folder (default: {default_out} of the project)")
+    args = parser.parse_args(argv)
+    return Path(os.path.abspath(args.out)) if args.out else PROJECT / default_out
+
+
+def version(package: str) -> str:
+    """The installed version of a package (the tool that wrote the fixtures)."""
+    return importlib_metadata.version(package)
+
+
+def publish(staging: Path, out: Path, manifest: dict, counts: dict) -> None:
+    """Write the manifest into the finished ``staging`` folder, put it in the place of ``out``
+    and say what was written."""
+    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+    total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+    print(f"wrote {out} ({total / 1024:.0f} KiB): {json.dumps(counts)}")
+
+
+def run(main: Callable[[], int]) -> None:
+    """Run a fixture script's main, a FixtureError as `error: ...` and exit status 1."""
+    try:
+        sys.exit(main())
+    except FixtureError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(1)
+

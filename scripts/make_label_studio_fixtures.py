@@ -72,7 +72,6 @@ Usage (from the project root; `make label-studio-fixtures` does this):
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime as dt
 import hashlib
@@ -86,19 +85,24 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
-from importlib import metadata as importlib_metadata
+from dataclasses import dataclass
 from pathlib import Path
 
 from fixture_sample import (
     FAMILIES,
     FixtureError,
     LocalServer,
+    SampleRecord,
+    choose_records,
     kind_of,
+    load_sample,
+    out_folder,
     parse_boolean,
     parse_rank,
     parse_timestamp,
-    read_seed,
+    publish,
+    run,
+    version,
 )
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -142,64 +146,12 @@ SERVER_SETTINGS = (
 # --------------------------------------------------------------------------------------------- seeds
 
 
-@dataclass
-class Record:
-    uuid: str
-    run_id: str
-    query_id: str
-    task_type: str
-    rows: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=lambda: defaultdict(list))
-
-    def first(self, family: str, column: str, rows=None) -> str:
-        """The first non-blank value of a column among rows of a family ('' if none)."""
-        rows = self.rows[family] if rows is None else rows
-        return next((row[column] for _, row in rows if row[column].strip()), "")
-
-    @property
-    def query(self) -> str:
-        return self.first("retrieval", "input_query") or self.first("grounding", "query") or self.first("generation", "query")
-
-    @property
-    def answer(self) -> str:
-        return self.first("grounding", "answer") or self.first("generation", "answer")
-
-    def documents(self) -> list[dict[str, str]]:
-        """Each chunk once (its first row), ordered by chunk_rank; [] when ranks are not 1..n."""
-        chunks: dict[str, dict[str, str]] = {}
-        for _, row in self.rows["retrieval"]:
-            chunks.setdefault(row["chunk_id"].strip(), row)
-        ranked = sorted(chunks.values(), key=lambda row: parse_rank(row["chunk_rank"]) or 0)
-        if [parse_rank(row["chunk_rank"]) for row in ranked] != list(range(1, len(ranked) + 1)):
-            return []
-        return ranked
-
-
-def load_sample() -> tuple[dict[str, Record], dict[str, dict[str, str]]]:
-    annotators = {row["annotator_id"].strip(): row for row in read_seed("annotators.csv")}
-    listed = read_seed("records.csv")
-    counts = defaultdict(int)
-    for row in listed:
-        counts[row["record_uuid"].strip()] += 1
-    records = {
-        row["record_uuid"].strip(): Record(
-            row["record_uuid"].strip(), row["run_id"].strip(), row["query_id"].strip(), row["task_type"].strip()
-        )
-        for row in listed
-        if counts[row["record_uuid"].strip()] == 1 and row["run_id"].strip() in RUNS and row["query_id"].strip()
-    }
-    for family, (file_name, _) in FAMILIES.items():
-        for line, row in enumerate(read_seed(file_name), start=2):
-            if (record := records.get(row["record_uuid"].strip())) is not None:
-                record.rows[family].append((line, row))
-    return records, annotators
-
-
 def unit_of(family: str, row: dict[str, str]) -> tuple[str, str, str]:
     """The task a row belongs to: (family, record_uuid, chunk_id or '')."""
     return (family, row["record_uuid"].strip(), row["chunk_id"].strip() if family == "retrieval" else "")
 
 
-def features(record: Record, annotators: dict[str, dict[str, str]]) -> set[str]:
+def features(record: SampleRecord, annotators: dict[str, dict[str, str]]) -> set[str]:
     found: set[str] = set()
     seen: set[tuple] = set()
     for family, (_, labels) in FAMILIES.items():
@@ -222,51 +174,11 @@ def features(record: Record, annotators: dict[str, dict[str, str]]) -> set[str]:
     return found
 
 
-def eligible(record: Record) -> bool:
-    return (
-        all(record.rows[family] for family in FAMILIES)
-        and bool(record.documents())
-        and all(row["annotator_id"].strip() for family in FAMILIES for _, row in record.rows[family])
-        and bool(record.query and record.answer)
-    )
-
-
-def choose_records(records: dict[str, Record], annotators: dict[str, dict[str, str]]) -> list[Record]:
-    """QUERIES queries with an eligible record in each run: those adding coverage, then the smallest."""
-    by_query: dict[str, dict[str, Record]] = defaultdict(dict)
-    for record in records.values():
-        by_query[record.query_id][record.run_id] = record
-    candidates = sorted(
-        query_id for query_id, runs in by_query.items() if set(runs) == set(RUNS) and all(map(eligible, runs.values()))
-    )
-    wanted = {
-        "kind:LLM", "kind:CODE", "kind:HUMAN", "language:de", "language:en", "adjudicator:grounding", "empty_value",
-        "invalid_value", "resubmission",
-    }
-
-    def size(query_id: str) -> int:
-        return sum(len(record.rows[family]) for record in by_query[query_id].values() for family in FAMILIES)
-
-    found = {
-        query_id: set().union(*(features(record, annotators) for record in by_query[query_id].values())) & wanted
-        for query_id in candidates
-    }
-    chosen: list[str] = []
-    covered: set[str] = set()
-    while wanted - covered and len(chosen) < QUERIES:
-        best = min(candidates, key=lambda query_id: (-len(found[query_id] - covered), size(query_id), query_id))
-        if not found[best] - covered:
-            break
-        chosen.append(best)
-        covered |= found[best]
-    for query_id in sorted(candidates, key=lambda query_id: (size(query_id), query_id)):
-        if len(chosen) >= QUERIES:
-            break
-        if query_id not in chosen:
-            chosen.append(query_id)
-    if len(chosen) < QUERIES or wanted - covered:
-        raise FixtureError(f"the sample has too few eligible queries or lacks {sorted(wanted - covered)}")
-    return [by_query[query_id][run] for query_id in sorted(chosen) for run in RUNS]
+# The features the chosen queries must show between them.
+WANTED = {
+    "kind:LLM", "kind:CODE", "kind:HUMAN", "language:de", "language:en", "adjudicator:grounding", "empty_value",
+    "invalid_value", "resubmission",
+}
 
 
 # -------------------------------------------------------------------------------------------- server
@@ -406,7 +318,7 @@ def label_config(family: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def task_data(family: str, record: Record, unit_rows: list[tuple[int, dict[str, str]]]) -> dict:
+def task_data(family: str, record: SampleRecord, unit_rows: list[tuple[int, dict[str, str]]]) -> dict:
     language = record.first(family, "language", unit_rows).strip() or next(
         (record.first(other, "language").strip() for other in FAMILIES if record.first(other, "language").strip()), ""
     )
@@ -431,7 +343,7 @@ def task_data(family: str, record: Record, unit_rows: list[tuple[int, dict[str, 
     return data
 
 
-def create_projects(admin: Account, records: list[Record]) -> tuple[dict[str, int], dict[tuple, int]]:
+def create_projects(admin: Account, records: list[SampleRecord]) -> tuple[dict[str, int], dict[tuple, int]]:
     """The three projects and their tasks; project ids by family and task ids by unit."""
     project_ids: dict[str, int] = {}
     task_ids: dict[tuple, int] = {}
@@ -519,7 +431,7 @@ def result_items(family: str, row: dict[str, str], origin: str | None, overrides
     return items
 
 
-def ordered_rows(records: list[Record]) -> list[tuple[str, int, dict[str, str]]]:
+def ordered_rows(records: list[SampleRecord]) -> list[tuple[str, int, dict[str, str]]]:
     """Every row of the chosen records: unparseable created_at first, then by time, family and line."""
     family_order = list(FAMILIES)
     rows = [(family, line, row) for record in records for family in FAMILIES for line, row in record.rows[family]]
@@ -708,7 +620,7 @@ def count_export(export_type: str, content: bytes) -> dict:
     }
 
 
-def write_side_files(folder: Path, records: list[Record], annotator_rows: list[list[str]]) -> None:
+def write_side_files(folder: Path, records: list[SampleRecord], annotator_rows: list[list[str]]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "records.csv", "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -720,37 +632,23 @@ def write_side_files(folder: Path, records: list[Record], annotator_rows: list[l
         writer.writerows(annotator_rows)
 
 
-def version(package: str) -> str:
-    return importlib_metadata.version(package)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=None, help=f"the fixture folder (default: {DEFAULT_OUT} of the project)")
-    args = parser.parse_args(argv)
-    out = Path(os.path.abspath(args.out)) if args.out else PROJECT / DEFAULT_OUT
+    out = out_folder(argv, __doc__.split("\n\n")[0], DEFAULT_OUT)
 
-    records, annotators = load_sample()
-    chosen = choose_records(records, annotators)
-    print(f"chose {len(chosen)} records of {len({r.query_id for r in chosen})} queries", flush=True)
+    records, annotators = load_sample(RUNS)
+    chosen = choose_records(records, RUNS, QUERIES, lambda record: features(record, annotators), WANTED)
 
     with tempfile.TemporaryDirectory(prefix="ragmart-label-studio-") as temp:
         data_dir = Path(temp) / "label-studio"
         data_dir.mkdir()
         server = LabelStudioServer(data_dir)
-        try:
-            with server:
-                print(f"Label Studio {version('label-studio')} up at {server.url}", flush=True)
-                admin = admin_account(server)
-                project_ids, task_ids = create_projects(admin, chosen)
-                accounts, sent = send_labels(server, admin, chosen, annotators, task_ids)
-                print(f"sent {json.dumps(sent['sent'])}", flush=True)
-                exported = download_exports(server, admin, project_ids)
-        except Exception:
-            log = server.log_tail()
-            if log:
-                print(f"--- end of the Label Studio log ---\n{log}", file=sys.stderr)
-            raise
+        with server:
+            print(f"Label Studio {version('label-studio')} up at {server.url}", flush=True)
+            admin = admin_account(server)
+            project_ids, task_ids = create_projects(admin, chosen)
+            accounts, sent = send_labels(server, admin, chosen, annotators, task_ids)
+            print(f"sent {json.dumps(sent['sent'])}", flush=True)
+            exported = download_exports(server, admin, project_ids)
 
     model_versions = sorted(
         {row["annotator_id"].strip() for record in chosen for family in FAMILIES for _, row in record.rows[family]
@@ -801,17 +699,9 @@ def main(argv: list[str] | None = None) -> int:
         "exports": counts,
         "native_file_names": native_names,
     }
-    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    shutil.rmtree(out, ignore_errors=True)
-    staging.rename(out)
-    total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
-    print(f"wrote {out} ({total / 1024:.0f} KiB): {json.dumps(counts)}")
+    publish(staging, out, manifest, counts)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except FixtureError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(1)
+    run(main)

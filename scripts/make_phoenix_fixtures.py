@@ -68,7 +68,6 @@ Usage (from the project root; `make phoenix-fixtures` does this):
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime as dt
 import hashlib
@@ -80,21 +79,25 @@ import sys
 import tempfile
 import time
 import uuid
-from collections import defaultdict
 from dataclasses import dataclass, field
-from importlib import metadata as importlib_metadata
 from pathlib import Path
 
 from fixture_sample import (
     FAMILIES,
     FixtureError,
     LocalServer,
+    SampleRecord,
+    choose_records,
     free_port,
     kind_of,
+    load_sample,
+    out_folder,
     parse_boolean,
-    parse_rank,
     parse_timestamp,
+    publish,
     read_seed,
+    run,
+    version,
 )
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -140,66 +143,7 @@ main()
 # --------------------------------------------------------------------------------------------- seeds
 
 
-@dataclass
-class Record:
-    uuid: str  # as in the seeds, with dashes
-    run_id: str
-    query_id: str
-    rows: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=lambda: defaultdict(list))
-
-    @property
-    def trace_id(self) -> str:
-        return uuid.UUID(self.uuid).hex
-
-    def first(self, family: str, column: str) -> str:
-        """The first non-blank value of a column among the record's rows of a family ('' if none)."""
-        return next((row[column] for _, row in self.rows[family] if row[column].strip()), "")
-
-    @property
-    def query(self) -> str:
-        return self.first("retrieval", "input_query") or self.first("grounding", "query") or self.first("generation", "query")
-
-    @property
-    def answer(self) -> str:
-        return self.first("grounding", "answer") or self.first("generation", "answer")
-
-    @property
-    def language(self) -> str:
-        for family in FAMILIES:
-            if value := self.first(family, "language").strip():
-                return value
-        return ""
-
-    def documents(self) -> list[dict[str, str]]:
-        """Each chunk once (its first row), ordered by chunk_rank; None when ranks are not 1..n."""
-        chunks: dict[str, dict[str, str]] = {}
-        for _, row in self.rows["retrieval"]:
-            chunks.setdefault(row["chunk_id"], row)
-        ranked = sorted(chunks.values(), key=lambda row: parse_rank(row["chunk_rank"]) or 0)
-        if [parse_rank(row["chunk_rank"]) for row in ranked] != list(range(1, len(ranked) + 1)):
-            return []
-        return ranked
-
-
-def load_sample() -> tuple[dict[str, Record], dict[str, dict[str, str]]]:
-    annotators = {row["annotator_id"].strip(): row for row in read_seed("annotators.csv")}
-    listed = read_seed("records.csv")
-    counts = defaultdict(int)
-    for row in listed:
-        counts[row["record_uuid"].strip()] += 1
-    records = {
-        row["record_uuid"].strip(): Record(row["record_uuid"].strip(), row["run_id"].strip(), row["query_id"].strip())
-        for row in listed
-        if counts[row["record_uuid"].strip()] == 1 and row["run_id"].strip() in RUNS and row["query_id"].strip()
-    }
-    for family, (file_name, _) in FAMILIES.items():
-        for line, row in enumerate(read_seed(file_name), start=2):
-            if (record := records.get(row["record_uuid"].strip())) is not None:
-                record.rows[family].append((line, row))
-    return records, annotators
-
-
-def features(record: Record, annotators: dict[str, dict[str, str]]) -> set[str]:
+def features(record: SampleRecord, annotators: dict[str, dict[str, str]]) -> set[str]:
     found: set[str] = set()
     seen: set[tuple] = set()
     for family, (_, labels) in FAMILIES.items():
@@ -223,45 +167,11 @@ def features(record: Record, annotators: dict[str, dict[str, str]]) -> set[str]:
     return found
 
 
-def eligible(record: Record) -> bool:
-    return (
-        all(record.rows[family] for family in FAMILIES)
-        and bool(record.documents())
-        and all(row["annotator_id"].strip() for family in FAMILIES for _, row in record.rows[family])
-        and bool(record.query and record.answer)
-    )
-
-
-def choose_records(records: dict[str, Record], annotators: dict[str, dict[str, str]]) -> list[Record]:
-    """QUERIES queries with an eligible record in each run: those adding coverage, then the smallest."""
-    by_query: dict[str, dict[str, Record]] = defaultdict(dict)
-    for record in records.values():
-        by_query[record.query_id][record.run_id] = record
-    candidates = sorted(
-        query_id for query_id, runs in by_query.items() if set(runs) == set(RUNS) and all(map(eligible, runs.values()))
-    )
-    wanted = {
-        "kind:LLM", "kind:CODE", "kind:HUMAN", "language:de", "language:en", "adjudicator", "unlisted_annotator",
-        "invalid_value", "invalid_created_at", "resubmission:document", "resubmission:span",
-    }
-    chosen: list[str] = []
-    covered: set[str] = set()
-    for query_id in candidates:
-        found = set().union(*(features(record, annotators) for record in by_query[query_id].values())) & wanted
-        if found - covered and len(chosen) < QUERIES:
-            chosen.append(query_id)
-            covered |= found
-    def size(query_id: str) -> int:
-        return sum(len(record.rows[family]) for record in by_query[query_id].values() for family in FAMILIES)
-
-    for query_id in sorted(candidates, key=lambda query_id: (size(query_id), query_id)):
-        if len(chosen) >= QUERIES:
-            break
-        if query_id not in chosen:
-            chosen.append(query_id)
-    if len(chosen) < QUERIES or wanted - covered:
-        raise FixtureError(f"the sample has too few eligible queries or lacks {sorted(wanted - covered)}")
-    return [by_query[query_id][run] for query_id in sorted(chosen) for run in RUNS]
+# The features the chosen queries must show between them.
+WANTED = {
+    "kind:LLM", "kind:CODE", "kind:HUMAN", "language:de", "language:en", "adjudicator", "unlisted_annotator",
+    "invalid_value", "invalid_created_at", "resubmission:document", "resubmission:span",
+}
 
 
 # -------------------------------------------------------------------------------------------- server
@@ -344,7 +254,7 @@ def nanos(moment: dt.datetime) -> int:
 
 @dataclass
 class Trace:
-    record: Record
+    record: SampleRecord
     root_span_id: str = ""
     retriever_span_id: str = ""
     llm_span_id: str = ""
@@ -364,7 +274,7 @@ def span_hex(span) -> str:
     return f"{span.get_span_context().span_id:016x}"
 
 
-def send_traces(server: PhoenixServer, records: list[Record]) -> list[Trace]:
+def send_traces(server: PhoenixServer, records: list[SampleRecord]) -> list[Trace]:
     from opentelemetry.trace import Status, StatusCode, set_span_in_context
 
     id_generator = make_id_generator()
@@ -674,7 +584,7 @@ def copy_database(source: Path, target: Path) -> None:
         dst.close()
 
 
-def write_side_files(folder: Path, records: list[Record], annotators_rows: list[dict[str, str]]) -> None:
+def write_side_files(folder: Path, records: list[SampleRecord], annotators_rows: list[dict[str, str]]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "records.csv", "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
@@ -701,46 +611,32 @@ def database_counts(path: Path) -> dict:
         }
 
 
-def version(package: str) -> str:
-    return importlib_metadata.version(package)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=None, help=f"the fixture folder (default: {DEFAULT_OUT} of the project)")
-    args = parser.parse_args(argv)
-    out = Path(os.path.abspath(args.out)) if args.out else PROJECT / DEFAULT_OUT
+    out = out_folder(argv, __doc__.split("\n\n")[0], DEFAULT_OUT)
 
-    records, annotators = load_sample()
-    chosen = choose_records(records, annotators)
+    records, annotators = load_sample(RUNS)
+    chosen = choose_records(records, RUNS, QUERIES, lambda record: features(record, annotators), WANTED)
     adjudicators = [row for row in read_seed("annotators.csv") if row["role"].strip().lower() == "adjudicator"]
-    print(f"chose {len(chosen)} records of {len({r.query_id for r in chosen})} queries", flush=True)
 
     with tempfile.TemporaryDirectory(prefix="ragmart-phoenix-") as temp:
         working_dir = Path(temp) / "phoenix"
         working_dir.mkdir()
         server = PhoenixServer(working_dir)
-        try:
-            with server:
-                print(f"Phoenix {version('arize-phoenix')} up at {server.url} (gRPC {server.grpc_port})", flush=True)
-                traces = send_traces(server, chosen)
-                playground_span = send_playground(server)
-                span_ids = [s for t in traces for s in (t.root_span_id, t.retriever_span_id, t.llm_span_id)]
-                node_ids = wait_for_spans(server, [*span_ids, playground_span])
-                sent = send_annotations(server, traces, node_ids, annotators)
-                from phoenix.client import Client
+        with server:
+            print(f"Phoenix {version('arize-phoenix')} up at {server.url} (gRPC {server.grpc_port})", flush=True)
+            traces = send_traces(server, chosen)
+            playground_span = send_playground(server)
+            span_ids = [s for t in traces for s in (t.root_span_id, t.retriever_span_id, t.llm_span_id)]
+            node_ids = wait_for_spans(server, [*span_ids, playground_span])
+            sent = send_annotations(server, traces, node_ids, annotators)
+            from phoenix.client import Client
 
-                Client(base_url=server.url).spans.add_span_annotation(
-                    span_id=playground_span, annotation_name="helpful", annotator_kind="HUMAN", label="yes",
-                    identifier="a.schaefer", sync=True,
-                )
-                print(f"sent {sent} annotations", flush=True)
-                exported = frames(server, traces)
-        except Exception:
-            log = server.log_tail()
-            if log:
-                print(f"--- end of the Phoenix log ---\n{log}", file=sys.stderr)
-            raise
+            Client(base_url=server.url).spans.add_span_annotation(
+                span_id=playground_span, annotation_name="helpful", annotator_kind="HUMAN", label="yes",
+                identifier="a.schaefer", sync=True,
+            )
+            print(f"sent {sent} annotations", flush=True)
+            exported = frames(server, traces)
 
         staging = out.with_name(out.name + ".new")
         shutil.rmtree(staging, ignore_errors=True)
@@ -770,17 +666,9 @@ def main(argv: list[str] | None = None) -> int:
             "database": counts,
             "frames": {name: len(frame) for name, frame in exported.items()},
         }
-        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        shutil.rmtree(out, ignore_errors=True)
-        staging.rename(out)
-    total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
-    print(f"wrote {out} ({total / 1024:.0f} KiB): {json.dumps(counts)}")
+        publish(staging, out, manifest, counts)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except FixtureError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(1)
+    run(main)

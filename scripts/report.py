@@ -575,6 +575,14 @@ class Section:
     def note(self, message: str) -> None:
         self.parts.append(f'<p class="note">{esc(message)}</p>')
 
+    def read(self, db: Database, *args):
+        """``db.read(*args)``, or None with its message as the section's note when it cannot be read."""
+        mart = db.read(*args)
+        if isinstance(mart, str):
+            self.note(mart)
+            return None
+        return mart
+
     def figure(self, *items: str, caption: str = "") -> None:
         self.parts.append('<div class="figure">' + (f"<h3>{esc(caption)}</h3>" if caption else "")
                           + '<div class="row">' + "".join(items) + "</div></div>")
@@ -656,9 +664,8 @@ def section_retrieval_k(db: Database) -> Section:
     section = Section("retrieval-k", "Retrieval measures against K", ["retrieval_metrics", "metric_values"],
                       "Each retrieval measure at every cut-off K, with the 95 % interval of metric_values (slice overall); "
                       "one chart per evaluation run.")
-    mart = db.read("retrieval_metrics", ("k",), "select * from {relation} order by k")
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "retrieval_metrics", ("k",), "select * from {relation} order by k")
+    if mart is None:
         return section
     rows = sorted(mart.rows, key=lambda r: (str(r.get("run_id", "")).encode("utf-8"), r["k"]))
     measures = [c for c in mart.columns if c.endswith("_at_k")]
@@ -698,9 +705,8 @@ def section_slices(db: Database) -> Section:
     section = Section("slices", "Slices", ["metric_values"],
                       "Every metric per slice (language, tier, label source, ...) next to the overall value (grey), "
                       "with 95 % intervals.")
-    mart = db.read("metric_values", METRIC_COLUMNS)
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "metric_values", METRIC_COLUMNS)
+    if mart is None:
         return section
     overall = {(str(r.get("run_id", "")), r["family"], r["metric"], r["k"]): r for r in mart.rows
                if r["slice_dimension"] == "overall"}
@@ -764,9 +770,8 @@ def section_agreement(db: Database) -> Section:
     section = Section("agreement", "Annotator agreement", ["annotator_agreement"],
                       "Krippendorff's alpha and Gwet's AC1 per task, label and tier with their 95 % intervals, "
                       "against the alpha target (dashed); a hollow alpha point misses the target.")
-    mart = db.read("annotator_agreement", AGREEMENT_COLUMNS)
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "annotator_agreement", AGREEMENT_COLUMNS)
+    if mart is None:
         return section
     rows = family_sort(mart.rows, "label", "tier")
     charts = []
@@ -800,9 +805,8 @@ def section_pairs(db: Database) -> Section:
     section = Section("pair-kappas", "Pairwise kappas", ["annotator_pair_agreement"],
                       "Cohen's kappa of every pair of annotators per task and label (blue: agreement beyond chance, "
                       "red: below; grey: no kappa).")
-    mart = db.read("annotator_pair_agreement", PAIR_COLUMNS)
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "annotator_pair_agreement", PAIR_COLUMNS)
+    if mart is None:
         return section
     rows = family_sort(mart.rows, "label", "annotator_a", "annotator_b")
     for task in families_of(rows, "task"):
@@ -835,9 +839,8 @@ def section_protocol(db: Database) -> Section:
                       "ADR-001 per family and tier: the share of records against the gold-share target, the "
                       "dual-annotation (spot-check) rate against its target, the weakest label's alpha against the "
                       "alpha target (targets as black ticks), and the labeling cost.")
-    mart = db.read("labeling_protocol", PROTOCOL_COLUMNS)
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "labeling_protocol", PROTOCOL_COLUMNS)
+    if mart is None:
         return section
     rows = family_sort(mart.rows, "tier")
     tiers = sorted({r["tier"] for r in rows})
@@ -869,9 +872,8 @@ def section_drift(db: Database) -> Section:
                       "The weekly disagreement rate of the triage spot-checks against the drift threshold (dashed); "
                       "shaded weeks raise a drift alert (above the threshold two weeks running), hollow points are "
                       "above the threshold.")
-    mart = db.read("labeling_drift", DRIFT_COLUMNS)
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "labeling_drift", DRIFT_COLUMNS)
+    if mart is None:
         return section
     rows = family_sort(mart.rows, "week_start")
     charts = []
@@ -966,9 +968,8 @@ def section_bias(db: Database) -> Section:
     section = Section("judge-bias", "Judge bias", ["judge_metric_values"],
                       "Each metric from a judge's labels (colour) against the same records' human value (grey), with "
                       "95 % intervals; difference = judge_value − human_value.")
-    mart = db.read("judge_metric_values", BIAS_COLUMNS[1:])
-    if isinstance(mart, str):
-        section.note(mart)
+    mart = section.read(db, "judge_metric_values", BIAS_COLUMNS[1:])
+    if mart is None:
         return section
     rows = family_sort(mart.rows, "annotator_id", "metric", "k")
     rows.sort(key=lambda r: str(r.get("run_id", "")).encode("utf-8"))

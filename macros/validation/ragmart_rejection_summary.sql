@@ -9,6 +9,15 @@
     {{ return(execute and flags.WHICH in ['build', 'test', 'retry']) }}
 {%- endmacro %}
 
+{#- A guard's message: the build fails with it when `is_error`, else dbt prints it as a warning. -#}
+{% macro ragmart_raise_or_warn(message, is_error) -%}
+    {%- if is_error -%}
+        {{ exceptions.raise_compiler_error(message) }}
+    {%- else -%}
+        {% do exceptions.warn(message) %}
+    {%- endif -%}
+{%- endmacro %}
+
 {#- A whole number with thousands separators: 1116 -> 1,116. -#}
 {% macro ragmart_format_count(n) -%}
     {{ return('{:,}'.format(n | int)) }}

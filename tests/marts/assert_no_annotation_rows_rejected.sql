@@ -14,11 +14,7 @@
         {%- set message = "ragmart: " ~ ragmart_format_count(n_rejected) ~ " rows rejected"
             ~ (" and the var fail_on_rejected is true" if failing else "")
             ~ " (the rows and their reasons are in rejected_annotations):\n" ~ ragmart_rejection_summary(counts) %}
-        {%- if failing %}
-            {{ exceptions.raise_compiler_error(message) }}
-        {%- else %}
-            {% do exceptions.warn(message) %}
-        {%- endif %}
+        {%- do ragmart_raise_or_warn(message, failing) %}
     {%- endif %}
 {%- endif %}
 select

@@ -26,7 +26,7 @@ import generate as G
 import numpy as np
 import pytest
 import reference as R
-from kit.compare import assert_same_rows, fail_on, same_value, value_differences
+from kit.compare import assert_has_columns, assert_same_rows, fail_on, same_value, value_differences
 from reference import agreement as A
 
 TOL = 1e-9
@@ -280,9 +280,7 @@ def test_build_and_columns(builds, name):
     assert b.loader_problem is None, f"[{name}] {b.loader_problem}"
     for mart, cols in (("annotator_agreement", A.AGREEMENT_COLUMNS),
                        ("annotator_pair_agreement", A.PAIR_COLUMNS)):
-        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db_path}"
-        missing = [c for c in cols if c not in b.marts[mart][0]]
-        assert not missing, f"[{name}] {mart} lacks {missing}"
+        assert_has_columns(name, mart, b.marts.get(mart), cols)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -44,7 +44,7 @@ import generate as G
 import pytest
 import reference as R
 from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
-from kit.compare import differences, fail_on, same_value, value_differences
+from kit.compare import assert_has_columns, differences, fail_on, same_value, value_differences
 from reference import judges as J
 
 TOL = 1e-9
@@ -272,10 +272,7 @@ def test_build_and_columns(builds, name):
     for mart, cols in ((MART, J.JUDGE_COLUMNS), ("judge_weights", J.WEIGHTS_COLUMNS),
                        ("judge_metric_values", J.JMV_COLUMNS),
                        ("metric_values", J.MV_KEY + J.MV_VALUES)):
-        got = b.table(mart)
-        assert got is not None, f"[{name}] mart {mart} not found"
-        missing = [c for c in cols if c not in got[0]]
-        assert not missing, f"[{name}] {mart} lacks {missing} (has {got[0]})"
+        assert_has_columns(name, mart, b.table(mart), cols)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 import reference as R
 from kit.builds import PROJECT, PUBLIC_MARTS, SCENARIOS
-from kit.compare import assert_same_rows
+from kit.compare import assert_has_columns, assert_same_rows
 from reference.agreement import load_records
 
 MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values",
@@ -40,10 +40,7 @@ def _built(builds, name):
 def test_build_succeeded_and_marts_exist(builds, name):
     b = _built(builds, name)
     for mart in MARTS:
-        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db_path}"
-        cols, _ = b.marts[mart]
-        missing = [c for c in R.MART_COLUMNS[mart] if c not in cols]
-        assert not missing, f"[{name}] {mart} lacks the contract columns {missing} (has {cols})"
+        assert_has_columns(name, mart, b.marts.get(mart), R.MART_COLUMNS[mart])
 
 
 def test_the_default_schema_holds_the_public_marts_only(builds):

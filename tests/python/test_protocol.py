@@ -21,7 +21,7 @@ import generate as G
 import pytest
 import reference as R
 from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
-from kit.compare import assert_same_rows
+from kit.compare import assert_has_columns, assert_same_rows
 from reference import protocol as P
 
 TOL = 1e-9
@@ -52,9 +52,7 @@ def test_build_and_columns(builds, name):
                        ("labeling_protocol", P.PROTOCOL_COLUMNS),
                        ("labeling_drift", P.DRIFT_COLUMNS),
                        ("annotator_quality", P.QUALITY_COLUMNS)):
-        assert mart in b.marts, f"[{name}] mart {mart} not found in {b.db}"
-        missing = [c for c in cols if c not in b.marts[mart][0]]
-        assert not missing, f"[{name}] {mart} lacks {missing}"
+        assert_has_columns(name, mart, b.marts.get(mart), cols)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -90,11 +90,7 @@ select * from final
             ~ (lines | join('\n')) ~ ("\n  ... and " ~ (ids | length - 50) ~ " more" if ids | length > 50 else "")
             ~ "\n  List each in the annotators input with its kind and role, or correct the id in the exports"
             ~ (" (the var fail_on_unknown_annotators: true makes this fail the build)." if not failing else ".") %}
-        {%- if failing %}
-            {{ exceptions.raise_compiler_error(message) }}
-        {%- else %}
-            {% do exceptions.warn(message) %}
-        {%- endif %}
+        {%- do ragmart_raise_or_warn(message, failing) %}
     {%- endif %}
 {%- endif %}
 {{ unlisted_rows }}

@@ -94,3 +94,11 @@ def assert_same_rows(name: str, mart: str, key_cols: list[str], val_cols: list[s
                      got: list[dict], *, tol: float = TOL, hint: Callable | None = None) -> None:
     """Fails the calling test with every difference between the expected rows and the rows got."""
     fail_on(differences(expected, got, key_cols, val_cols, tol=tol, hint=hint), name, mart)
+
+
+def assert_has_columns(name: str, mart: str, table: tuple[list[str], list] | None, expected) -> None:
+    """The build ``name`` wrote ``mart`` (``table``: its columns and rows, None when absent) with
+    every column of ``expected``."""
+    assert table is not None, f"[{name}] mart {mart} not found"
+    missing = [c for c in expected if c not in table[0]]
+    assert not missing, f"[{name}] {mart} lacks {missing} (has {list(table[0])})"
