@@ -13,9 +13,10 @@ already there), then measures, each in its own process:
   runs again with --check on the build's database (not timed): the status column says whether its
   results equal the build's marts;
 - dbt build: the production build of the whole project in files mode, as `make build-files` runs
-  it (every model and every data test; unit tests excluded, they test the SQL on fixed inputs, not
-  the data), with DuckDB's default memory limit (80 % of RAM) and, when --memory-limit is given,
-  once more under that cap;
+  it (every model and the data tests that guard the numbers; the unit tests and the tests of the
+  SQL's own invariants, tag sql_invariant, are left out: they test the SQL, not the data), with
+  DuckDB's default memory limit (80 % of RAM) and, when --memory-limit is given, once more under
+  that cap;
 - ranx: MRR@10 and NDCG@10 with ranx on the same labels (skipped above --ranx-max-rows).
 
 Before the sizes it measures the build's fixed cost once: the same dbt build on a tiny export
@@ -61,6 +62,9 @@ import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
+
+from build import dbt_command  # noqa: E402  scripts/, beside this file: the production build's command
+
 NOTES_MARKER = "<!-- notes: kept by scripts/benchmark.py -->"
 COMPARISON_START = "<!-- run comparison: written by scripts/benchmark.py -->"
 COMPARISON_END = "<!-- end of run comparison -->"
@@ -205,13 +209,14 @@ def run_dbt(folder: Path, work: Path, memory_limit: str | None = None, unit_test
     env.pop("RAGMART_DUCKDB_MEMORY_LIMIT", None)
     if memory_limit:
         env["RAGMART_DUCKDB_MEMORY_LIMIT"] = memory_limit
-    variables = json.dumps({"input_mode": "files", "input_path": str(folder)})
     target = work / "target"
     (target / "run_results.json").unlink(missing_ok=True)          # no figures of an earlier build
-    result = measure([DBT, "build", "--project-dir", str(PROJECT), "--profiles-dir", str(PROJECT / "profiles"),
-                      "--exclude", "resource_type:seed", "--vars", variables,
-                      *([] if unit_tests else ["--exclude-resource-type", "unit_test"]),
-                      "--target-path", str(target), "--log-path", str(work / "logs")], env=env, cwd=PROJECT)
+    # the production build as `make build-files` runs it (scripts/build.py), or with the unit tests
+    command = dbt_command(DBT, {"input_mode": "files", "input_path": str(folder)}, True,
+                          ["--target-path", str(target), "--log-path", str(work / "logs")])
+    if unit_tests:
+        command = [part for part in command if part not in ("--exclude-resource-type", "unit_test")]
+    result = measure(command, env=env, cwd=PROJECT)
     if database.exists():
         result["database_mib"] = database.stat().st_size / 2**20
     result["nodes"] = slowest_nodes(target / "run_results.json")
@@ -459,7 +464,7 @@ def main() -> int:
         print(f"fixed cost: dbt build on {count_rows(folder):,} retrieval rows ...", file=sys.stderr, flush=True)
         fixed = run_dbt(folder, args.work)
         fixed.update(rows=count_rows(folder))
-    dbt_step = "dbt build, files mode (models and data tests)"
+    dbt_step = "dbt build, files mode (production)"
     for size in sizes:
         folder = generate(size, args.work, args.annotators, args.chunks)
         rows = count_rows(folder) or size
@@ -528,8 +533,9 @@ def size_report(results: list[dict], fixed: dict | None) -> list[str]:
         "from the CSV in one query, no validation) and the core-job floor (`scripts/core_floor.py`: every row check,",
         "superseding, duplicates and rank conflicts, the consensus, every measure with its interval for the overall and",
         "language slices and the quarantine, by hand in plain DuckDB SQL in one process). The dbt build is the",
-        "production build that `make build-files` runs: every model and every data test, no unit tests (they check",
-        "the SQL on fixed inputs whatever the data; `make test` runs them). The ratios are the step's",
+        "production build that `make build-files` runs: every model and the data tests that guard the numbers, without",
+        "the unit tests and the tests of the SQL's own invariants (tag sql_invariant: they check the SQL whatever",
+        "the data; `make test` runs them). The ratios are the step's",
         "wall time over each floor's. The core-job floor's status says whether its results equal the dbt build's marts",
         "(`scripts/core_floor.py --check`, run after the build and not timed).",
         "",

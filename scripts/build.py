@@ -120,9 +120,10 @@ def find_dbt() -> str:
 def dbt_command(dbt: str, variables: dict, files_mode: bool, extra: list[str], project: Path = PROJECT) -> list[str]:
     """The argv of the dbt build (a list: no shell sees the vars or the paths)."""
     command = [dbt, "build", "--project-dir", str(project), "--profiles-dir", str(project / "profiles")]
-    if files_mode:
-        command += ["--exclude", "resource_type:seed"]
-    # the production build: every model and data test; the unit tests prove the SQL and run in `make test`
+    # the production build (the selector `production` of selectors.yml): every model and the data tests
+    # that guard the numbers; the tests of the SQL's own invariants (tag sql_invariant) and the unit
+    # tests prove the SQL and run in `make test`; files mode reads no seeds
+    command += ["--exclude", "tag:sql_invariant", *(["resource_type:seed"] if files_mode else [])]
     command += ["--exclude-resource-type", "unit_test"]
     command += ["--vars", json.dumps(variables)]
     return command + list(extra)
