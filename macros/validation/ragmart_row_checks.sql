@@ -38,6 +38,22 @@
 {%- endmacro %}
 
 {#-
+    The row checks every export gets, as {code, condition} pairs over its staged row: the keys and
+    `created_at` given, a timestamp and a language that parse, the row's task the export's.
+-#}
+{% macro ragmart_common_row_checks(task) -%}
+    {{ return([
+        {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
+        {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
+        {'code': 'missing:annotator_id', 'condition': 'annotator_id is null'},
+        {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
+        {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
+        {'code': 'missing:task', 'condition': 'task is null'},
+        {'code': 'wrong_task', 'condition': "task <> '" ~ task ~ "'"},
+    ]) }}
+{%- endmacro %}
+
+{#-
     The row checks that the task spec (var ragmart_tasks) gives a task's labels, as {code,
     condition} pairs: every label must be given (`missing:<label>`, over the value as given,
     `<label>_raw`) and be a boolean spelling (`invalid_boolean:<label>`), an optional boolean only

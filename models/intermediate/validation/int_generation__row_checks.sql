@@ -1,20 +1,14 @@
 {#-
     Step 1 of the row status (docs/rules.md, Row status): every row of the generation export with
     its own reason codes, `;`-separated in code order (generation has no logical constraint). The
-    checks of the labels come from the task spec (ragmart_label_checks); the others are written out
-    here. Superseding and duplicates follow in int_annotations__deduplicated.
+    checks of the labels come from the task spec (ragmart_label_checks), those of every export
+    from ragmart_common_row_checks; this export's own are written out here.
+    Superseding and duplicates follow in int_annotations__deduplicated.
 -#}
 {%- set labels = ragmart_task_spec('generation').labels %}
-{%- set checks = ragmart_label_checks('generation') + [
-    {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
-    {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
-    {'code': 'missing:annotator_id', 'condition': 'annotator_id is null'},
+{%- set checks = ragmart_common_row_checks('generation') + ragmart_label_checks('generation') + [
     {'code': 'missing:answer', 'condition': 'is_missing_answer'},
-    {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
     {'code': 'missing:query', 'condition': 'is_missing_query'},
-    {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
-    {'code': 'missing:task', 'condition': 'task is null'},
-    {'code': 'wrong_task', 'condition': "task <> 'generation'"},
 ] %}
 
 with

@@ -2,21 +2,15 @@
     Step 1 of the row status (docs/rules.md, Row status): every row of the grounding export with
     its own reason codes, `;`-separated in code order, and its labels after the constraint policy
     (under `repair`, the consequent of a violated implication is set to 1). The checks of the
-    labels and of their logical constraints come from the task spec (ragmart_label_checks); the
-    others are written out here. Superseding and duplicates follow in int_annotations__deduplicated.
+    labels and of their logical constraints come from the task spec (ragmart_label_checks), those
+    of every export from ragmart_common_row_checks; this export's own are written out here.
+    Superseding and duplicates follow in int_annotations__deduplicated.
 -#}
 {%- set labels = ragmart_task_spec('grounding').labels %}
-{%- set checks = ragmart_label_checks('grounding') + [
-    {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
-    {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
-    {'code': 'missing:annotator_id', 'condition': 'annotator_id is null'},
+{%- set checks = ragmart_common_row_checks('grounding') + ragmart_label_checks('grounding') + [
     {'code': 'missing:answer', 'condition': 'is_missing_answer'},
     {'code': 'missing:context_set', 'condition': 'is_missing_context_set'},
-    {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
     {'code': 'missing:query', 'condition': 'is_missing_query'},
-    {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
-    {'code': 'missing:task', 'condition': 'task is null'},
-    {'code': 'wrong_task', 'condition': "task <> 'grounding'"},
 ] %}
 
 with

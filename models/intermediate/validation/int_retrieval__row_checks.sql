@@ -2,24 +2,18 @@
     Step 1 of the row status (docs/rules.md, Row status): every row of the retrieval export with
     its own reason codes, `;`-separated in code order, and its labels after the constraint policy
     (under `repair`, the consequent of a violated implication is set to 1). The checks of the
-    labels and of their logical constraints come from the task spec (ragmart_label_checks); the
-    others are written out here. Superseding and duplicates follow in int_annotations__deduplicated,
+    labels and of their logical constraints come from the task spec (ragmart_label_checks), those
+    of every export from ragmart_common_row_checks; this export's own are written out here.
+    Superseding and duplicates follow in int_annotations__deduplicated,
     the rank check in int_annotations__row_status.
 -#}
 {%- set labels = ragmart_task_spec('retrieval').labels %}
-{%- set checks = ragmart_label_checks('retrieval') + [
-    {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
+{%- set checks = ragmart_common_row_checks('retrieval') + ragmart_label_checks('retrieval') + [
     {'code': 'invalid_rank', 'condition': 'not ' ~ ragmart_is_blank('chunk_rank_raw') ~ ' and chunk_rank is null'},
-    {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
-    {'code': 'missing:annotator_id', 'condition': 'annotator_id is null'},
     {'code': 'missing:chunk', 'condition': 'is_missing_chunk'},
     {'code': 'missing:chunk_id', 'condition': 'chunk_id is null'},
     {'code': 'missing:chunk_rank', 'condition': ragmart_is_blank('chunk_rank_raw')},
-    {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
     {'code': 'missing:input_query', 'condition': 'is_missing_input_query'},
-    {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
-    {'code': 'missing:task', 'condition': 'task is null'},
-    {'code': 'wrong_task', 'condition': "task <> 'retrieval'"},
 ] %}
 
 with
