@@ -68,6 +68,22 @@ CONSTRAINTS = {
     for task, spec in SPEC.items()
 }
 
+def labels_valid(task: str, labels: Mapping[str, int]) -> bool:
+    """Whether a row's labels (by name, 0 or 1) keep every logical constraint of its task."""
+    return not any(labels[antecedent] == 1 and labels[other] == (0 if kind == "implies" else 1)
+                   for _, antecedent, other, kind in CONSTRAINTS[task])
+
+
+def made_valid(task: str, labels: Mapping[str, int]) -> dict[str, int]:
+    """The labels with every violated constraint set right: the consequent of an implication whose
+    antecedent is 1 becomes 1, that of an exclusion 0."""
+    out = dict(labels)
+    for _, antecedent, other, kind in CONSTRAINTS[task]:
+        if out[antecedent] == 1:
+            out[other] = 1 if kind == "implies" else 0
+    return out
+
+
 # The measures whose lower value is the better system.
 LOWER_IS_BETTER = tuple(m["metric"] for m in MEASURES if not m["higher_is_better"])
 

@@ -131,7 +131,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, write_csv  # scripts/, beside this file
+from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, labels_valid, write_csv  # scripts/, beside this file
 
 TEXT_COLUMNS = {
     "retrieval": ["input_query", "chunk"],
@@ -203,11 +203,7 @@ RET_FLIPS = {SUFF: [REL], REL: [IRR, SUFF, RELMIS], RELMIS: [REL, IRR], IRR: [RE
 
 
 def _valid(task: str, labels: tuple) -> bool:
-    v = dict(zip(LABELS[task], labels))
-    for _, a, b, kind in CONSTRAINTS[task]:
-        if v[a] == 1 and v[b] == (0 if kind == "implies" else 1):
-            return False
-    return True
+    return labels_valid(task, dict(zip(LABELS[task], labels)))
 
 
 def _neighbours(task: str) -> dict:

@@ -39,7 +39,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import reference as R
-from export_schema import COLUMNS, LABELS, REQUIRED, write_csv  # scripts/, on pytest's pythonpath
+from export_schema import COLUMNS, LABELS, REQUIRED, labels_valid, made_valid, write_csv  # scripts/, on pytest's pythonpath
 from reference import agreement as A
 from reference import judges as J
 
@@ -586,14 +586,7 @@ def judge_row(task: str, unit: tuple, ann: str, when: str, labels: dict, rank=No
 
 
 def _valid(task: str, lab: dict) -> bool:
-    if task == "retrieval":
-        return not (lab["evidence_sufficient"] == 1 and lab["topically_relevant"] == 0) and \
-            not (lab["evidence_sufficient"] == 1 and lab["misleading"] == 1)
-    if task == "grounding":
-        return not (lab["contradicted_claim_present"] == 1
-                    and lab["unsupported_claim_present"] == 0) and \
-            not (lab["fabricated_source"] == 1 and lab["source_cited"] == 0)
-    return True
+    return labels_valid(task, lab)
 
 
 # The hand-made part: generation (and one grounding) records ``hand-r*`` with their own judges
@@ -696,15 +689,7 @@ def _vote_rows() -> list[dict]:
 
 def _fix(task: str, lab: dict) -> dict:
     """Make judge labels pass the row constraints (so that the row is accepted)."""
-    lab = dict(lab)
-    if task == "retrieval" and lab["evidence_sufficient"] == 1:
-        lab["topically_relevant"], lab["misleading"] = 1, 0
-    if task == "grounding":
-        if lab["contradicted_claim_present"] == 1:
-            lab["unsupported_claim_present"] = 1
-        if lab["fabricated_source"] == 1:
-            lab["source_cited"] = 1
-    return lab
+    return made_valid(task, lab)
 
 
 def _violate(r, task: str, lab: dict) -> dict:
