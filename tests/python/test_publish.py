@@ -94,12 +94,12 @@ def test_dbt_command_passes_the_vars_as_one_json_argument():
     variables = {"input_mode": "files", "input_path": "/d/a b [c] d'e \"q\" $HOME"}
     command = build.dbt_command("dbt", variables, True, ["--threads", "1"], project=Path("/p"))
     assert command[:6] == ["dbt", "build", "--project-dir", "/p", "--profiles-dir", "/p/profiles"]
-    assert command[6:8] == ["--exclude", "resource_type:seed"]
-    assert command[8:10] == ["--exclude-resource-type", "unit_test"]
+    assert command[6:9] == ["--exclude", "tag:sql_invariant", "resource_type:seed"]
+    assert command[9:11] == ["--exclude-resource-type", "unit_test"]
     assert json.loads(command[command.index("--vars") + 1]) == variables
     assert command[-2:] == ["--threads", "1"]
     seeds_mode = build.dbt_command("dbt", {}, False, [], project=Path("/p"))
-    assert "--exclude" not in seeds_mode and "unit_test" in seeds_mode
+    assert seeds_mode[6:8] == ["--exclude", "tag:sql_invariant"] and "unit_test" in seeds_mode
 
 
 # --- end to end: make build-files, then a failing build under an open reader ---------------------
