@@ -66,7 +66,8 @@ final as (
         unit_chunk_key,
         min({{ ragmart_collate_binary('unit_text') }}) as unit_text,
         min({{ ragmart_collate_binary('unit_text_pair') }}) as unit_text_pair,
-        count(distinct annotator_id) as n_annotators
+        -- one accepted row per annotator and unit (validation keeps one): the rows count the annotators
+        count(*) as n_annotators
 
     from unit_rows
     group by
