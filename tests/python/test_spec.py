@@ -9,8 +9,6 @@ and forgotten in one of them is named here.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 from export_schema import COLUMNS, LABELS, MEASURES, SPEC, TASKS
@@ -93,9 +91,3 @@ def test_the_semantic_layer_and_the_rules_name_every_measure():
     for measure in MEASURES:
         assert measure["metric"] in metrics, f"no semantic-layer metric {measure['metric']}"
         assert f"`{measure['metric']}`" in rules, f"docs/rules.md does not name {measure['metric']}"
-
-
-def test_the_python_tools_read_the_same_spec_as_dbt():
-    assert SPEC == PROJECT_VARS["vars"]["ragmart_tasks"]
-    assert MEASURES == PROJECT_VARS["vars"]["ragmart_measures"]
-    assert Path(__import__("export_schema").PROJECT_FILE) == PROJECT / "dbt_project.yml"

@@ -32,9 +32,9 @@ retrieval_chunks as (
         retrieval_units.source_id,
         retrieval_units.record_uuid,
         retrieval_units.chunk_rank,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        retrieval_units.{{ label }},
-        {%- endfor %}
+        retrieval_units.topically_relevant,
+        retrieval_units.evidence_sufficient,
+        retrieval_units.misleading,
         {{ ragmart_relevance_grade('retrieval_units.evidence_sufficient', 'retrieval_units.topically_relevant') }}
             as relevance_grade,
         retrieval_units.is_resolved

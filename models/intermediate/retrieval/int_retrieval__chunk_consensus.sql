@@ -39,9 +39,9 @@ final as (
         unit_consensus.record_uuid,
         unit_consensus.chunk_id,
         chunk_ranks.chunk_rank,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        unit_consensus.{{ label }},
-        {%- endfor %}
+        unit_consensus.topically_relevant,
+        unit_consensus.evidence_sufficient,
+        unit_consensus.misleading,
         {{ ragmart_relevance_grade('unit_consensus.evidence_sufficient', 'unit_consensus.topically_relevant') }}
             as relevance_grade,
         unit_consensus.is_resolved

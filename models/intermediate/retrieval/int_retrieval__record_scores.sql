@@ -19,13 +19,7 @@ records as (
 
 resolved_chunks as (
 
-    select
-        chunk_consensus.record_uuid,
-        chunk_consensus.chunk_rank,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        chunk_consensus.{{ label }},
-        {%- endfor %}
-        chunk_consensus.relevance_grade
+    select chunk_consensus.*
 
     from chunk_consensus
     inner join records
@@ -41,17 +35,12 @@ scored as (
 
 final as (
 
+    -- scored: record_uuid, k and every retrieval measure's per-record column, with dcg and idcg
     select
-        scored.record_uuid,
-        scored.k,
+        scored.*,
         records.language,
         records.run_id,
-        records.pairing_key,
-        {%- for measure in ragmart_metrics('retrieval') %}
-        scored.{{ measure.column }},
-        {%- endfor %}
-        scored.dcg,
-        scored.idcg
+        records.pairing_key
 
     from scored
     inner join records

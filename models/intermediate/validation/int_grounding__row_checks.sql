@@ -24,14 +24,7 @@ staged as (
 checked as (
 
     select
-        annotation_row_id,
-        record_uuid,
-        annotator_id,
-        created_at_utc,
-        language,
-        {%- for label in labels %}
-        {{ label }},
-        {%- endfor %}
+        staged.*,
         {{ ragmart_reasons_expression(checks | sort(attribute='code')) }} as row_reasons
 
     from staged

@@ -27,16 +27,7 @@ staged as (
 checked as (
 
     select
-        annotation_row_id,
-        record_uuid,
-        chunk_id,
-        annotator_id,
-        created_at_utc,
-        language,
-        chunk_rank,
-        {%- for label in labels %}
-        {{ label }},
-        {%- endfor %}
+        staged.*,
         {{ ragmart_reasons_expression(checks | sort(attribute='code')) }} as row_reasons
 
     from staged
