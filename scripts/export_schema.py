@@ -5,8 +5,9 @@ order the project's tools write them, the labels, the required columns, the unit
 logical constraints between labels, the measures, and the one CSV writer of the files they write
 (``write_csv``). The tasks and the measures come from the task spec, the vars ``ragmart_tasks`` and
 ``ragmart_measures`` of dbt_project.yml, which the SQL reads too: a label or a measure is declared
-once. The sample maker (make_sample_seeds.py), the export generator (generate_exports.py) and the
-tests import it; the formulas of the independent checks stay their own.
+once. The writer of the project's data sets (export_data.py, which the sample maker, the export
+generator and the test scenarios go through) and the tests import it; the formulas of the
+independent checks stay their own.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 """Generate large, realistic annotation exports for ragmart (scale and robustness tests).
 
 Writes synthetic exports of the "Publikationsbot" (a German/English RAG chatbot
-about federal government publications) in the schemas of ADR 0005 and
-docs/rules.md (Inputs), with the column order of ``scripts/make_sample_seeds.py``,
-streaming block by block, so the size is limited by disk, not memory.
+about federal government publications) in the schemas of docs/rules.md
+(Inputs), with the columns and order of scripts/export_schema.py and the cells
+of scripts/export_data.py, streaming block by block, so the size is limited by
+disk, not memory.
 
 Usage::
 
@@ -104,12 +105,11 @@ superseded rows) and scenario (the defect kind that produced it).
 Progress goes to stderr: a bar on a terminal, one line per 10 % otherwise,
 nothing with ``--quiet``.
 
-Performance (2-core VM shared with other work, timings vary by +-30 %):
-about 110-140k retrieval rows/s with ``--jobs 1`` and 180-230k with
-``--jobs 2`` for CSV (380 bytes per retrieval row); a Python process costs
-about 5 us per retrieval row.  Memory is flat: about 60 MB per process for
-CSV (the writer plus two workers, 160 MB together); DuckDB's Parquet
-conversion adds up to about 450 MB (memory_limit 512MB).
+Its pace and memory are in docs/benchmarks.md ("The export generator").  The
+blocks are written from precomputed byte tables; the rows of the records that
+host a defect, and those of the first SELF_CHECK_RECORDS records, are written
+by export_data (export_row, timestamp) and the fast lines are checked against
+them.
 """
 
 from __future__ import annotations
@@ -131,7 +131,9 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, labels_valid, write_csv  # scripts/, beside this file
+# scripts/, beside this file
+from export_data import BAD_CELLS, BOOLEANS, STYLES, boolean, export_row, is_valid, neighbours, timestamp
+from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, write_csv
 
 TEXT_COLUMNS = {
     "retrieval": ["input_query", "chunk"],
@@ -168,19 +170,12 @@ DATES_B = [d.encode() for d in DATES]
 HMS_B = [t.encode() for t in HMS]
 DAY_BASE = FIRST_DAY - DAY_OFFSET * 86400
 
-# timestamp styles: (separator, zone, fraction digits)
-STYLES = {
-    "z": ("T", "Z", 0), "naive": ("T", "", 0), "space": (" ", "", 0), "space_z": (" ", "Z", 0),
-    "berlin": ("T", "berlin", 0), "est": ("T", "est", 0), "frac_z": ("T", "Z", 3),
-    "space_frac": (" ", "", 6), "berlin_frac": ("T", "berlin", 3),
-}
-HUMAN_STYLES = ["z", "naive", "space", "space_z", "berlin", "est", "frac_z", "space_frac",
-                "berlin_frac"]
-SPELLINGS = {
-    "tf": ("true", "false"), "num": ("1", "0"), "yn": ("yes", "no"), "YN": ("Y", "N"),
-    "short": ("t", "f"), "upper": ("TRUE", "FALSE"), "cap": ("True", "False"),
-    "padded": (" true ", " false "),
-}
+# The timestamp styles and boolean spellings of these exports (names of export_data's STYLES and
+# BOOLEANS), in the order the random choices draw from.
+EXPORT_STYLES = {name: STYLES[name] for name in
+                 ("z", "naive", "space", "space_z", "berlin", "est", "frac_z", "space_frac", "berlin_frac")}
+HUMAN_STYLES = list(EXPORT_STYLES)
+SPELLINGS = {name: BOOLEANS[name] for name in ("tf", "num", "yn", "YN", "short", "upper", "cap", "padded")}
 HUMAN_SPELLINGS = ["yn", "YN", "upper", "cap", "padded", "num"]
 
 HUMAN_NAMES = [
@@ -202,42 +197,8 @@ RET_FLIPS = {SUFF: [REL], REL: [IRR, SUFF, RELMIS], RELMIS: [REL, IRR], IRR: [RE
              IRRMIS: [IRR, RELMIS]}
 
 
-def _valid(task: str, labels: tuple) -> bool:
-    return labels_valid(task, dict(zip(LABELS[task], labels)))
-
-
-def _neighbours(task: str) -> dict:
-    """Valid label vectors one flip away from each valid vector (never unsafe 0 -> 1)."""
-    n = len(LABELS[task])
-    out = {}
-    for code in range(2 ** n):
-        t = tuple((code >> (n - 1 - i)) & 1 for i in range(n))
-        if not _valid(task, t):
-            continue
-        nb = []
-        for i in range(n):
-            if task == "generation" and i == 4 and t[4] == 0:
-                continue
-            f = list(t)
-            f[i] = 1 - f[i]
-            if _valid(task, tuple(f)):
-                nb.append(tuple(f))
-        out[t] = nb
-    return out
-
-
-FLIPS = {"retrieval": RET_FLIPS, "grounding": _neighbours("grounding"),
-         "generation": _neighbours("generation")}
-
-# values of the deliberately bad cells (none of them is ambiguous under docs/rules.md, and none is
-# a text the dbt seed loader would turn into NULL such as "null" or "none")
-BLANKS = ["", "", "   ", " "]
-INVALID_BOOLEANS = ["maybe", "2", "ja", "nein", "wahr", "x", "-1", "unklar", "true?", "10"]
-INVALID_RANKS = ["0", "00", "-1", "2.5", "abc", "1e3", "#3", "Rang 2"]
-INVALID_TIMESTAMPS = ["2025-13-01T10:00:00", "2025-02-30T10:00:00", "2025-03-05T25:10:00",
-                      "2025-03-05T10:61:00Z", "2025-03-05", "05.03.2025 10:15",
-                      "yesterday", "2025/03/05 10:15:00"]
-INVALID_LANGUAGES = ["fr", "it", "de-DE", "english", "pl", "deutsch"]
+FLIPS = {"retrieval": RET_FLIPS, "grounding": neighbours("grounding"),
+         "generation": neighbours("generation", one_way=("unsafe_content",))}
 
 KINDS = {
     "retrieval": ["missing", "invalid_boolean", "invalid_rank", "invalid_timestamp",
@@ -285,16 +246,10 @@ SEP_B = {"T": b"T", " ": b" "}
 
 
 def fmt_ts(epoch: int, frac: str, style: tuple) -> str:
-    """Render an instant (whole seconds since the epoch plus fraction digits) in a style."""
-    sep, zone, _ = style
-    if zone == "berlin":
-        off, suffix = (7200, "+02:00") if epoch >= DST_START else (3600, "+01:00")
-    elif zone == "est":
-        off, suffix = -18000, "-05:00"
-    else:
-        off, suffix = 0, zone
-    d, s = divmod(epoch + off - DAY_BASE, 86400)
-    return f"{DATES[d]}{sep}{HMS[s]}{'.' + frac if frac else ''}{suffix}"
+    """An instant (whole seconds since the epoch plus its fraction digits) as export_data writes it
+    in a style; the blocks' fast path writes the same bytes from its tables."""
+    micro = int(frac.ljust(6, "0")) if frac else 0
+    return timestamp(datetime.fromtimestamp(epoch, UTC).replace(microsecond=micro), style)
 
 
 # --------------------------------------------------------------------------
@@ -629,23 +584,22 @@ class Generator:
             base, name = HUMAN_NAMES[i % len(HUMAN_NAMES)]
             k = i // len(HUMAN_NAMES)
             ann = base + (str(k + 1) if k else "")
-            styles = tuple(STYLES[s] for s in setup.sample(HUMAN_STYLES, setup.choice((1, 2, 3))))
+            styles = tuple(EXPORT_STYLES[s] for s in setup.sample(HUMAN_STYLES, setup.choice((1, 2, 3))))
             spellings = ("tf",) * 4 + (setup.choice(HUMAN_SPELLINGS),)
             self.humans.append((ann, styles, spellings, name + (f" ({k + 1})" if k else "")))
-        self.adj = (ADJUDICATOR[0], (STYLES["berlin"], STYLES["z"]), ("short", "tf"))
-        self.llm = (LLM_JUDGE[0], (STYLES["frac_z"],), ("num",))
+        self.adj = (ADJUDICATOR[0], (EXPORT_STYLES["berlin"], EXPORT_STYLES["z"]), ("short", "tf"))
+        self.llm = (LLM_JUDGE[0], (EXPORT_STYLES["frac_z"],), ("num",))
         self.ann_task = {(ann, t): f"{ann},{t},".encode() for ann in
                          [h[0] for h in self.humans] + [ADJUDICATOR[0], LLM_JUDGE[0]] for t in TASKS}
         self.rank_s = [str(r) for r in range(1, args.chunks + 40)]
-        # label vector -> spelled values (tuple) / CSV bytes "v1,v2,v3," per spelling
-        self.spelled, self.joined = {}, {sp: {} for sp in SPELLINGS}
-        for sp, (t, f) in SPELLINGS.items():
+        # label vector -> CSV bytes "v1,v2,v3," per spelling
+        self.joined = {sp: {} for sp in SPELLINGS}
+        for sp in SPELLINGS:
             for task in TASKS:
                 n = len(LABELS[task])
                 for code in range(2 ** n):
                     lab = tuple((code >> (n - 1 - i)) & 1 for i in range(n))
-                    self.spelled[sp, lab] = tuple(t if x else f for x in lab)
-                    self.joined[sp][lab] = (",".join(t if x else f for x in lab) + ",").encode()
+                    self.joined[sp][lab] = (",".join(boolean(x, sp) for x in lab) + ",").encode()
         # "rank,can_answer," per rank and can_answer value
         self.rank_can = [{c: f"{r},{c},".encode() for c in ("", "true", "false")}
                          for r in self.rank_s]
@@ -960,7 +914,7 @@ class Generator:
             if n == 1 and fd == 0 and zone != "berlin" and not is_adj:
                 # grounding and generation: one row per session
                 note = notes_nl[int(rand() * len(NOTES))] if rand() < note_p1 else b"\n"
-                off, suffix = (-18000, b"-05:00,") if zone == "est" else (0, ZONE_SUFFIX[zone])
+                off, suffix = (-18000, b"-05:00,") if zone == "-05:00" else (0, ZONE_SUFFIX[zone])
                 d, t = divmod(e + step + off - DAY_BASE, 86400)
                 u, lab = units[0]
                 out.append(join((prefix, DATES_B[d], SEP_B[sep], HMS_B[t], suffix, static[u],
@@ -972,7 +926,7 @@ class Generator:
                 suffix = b"+02:00," if off == 7200 else b"+01:00,"
                 berlin_change = e + step < DST_START <= e + step * n
             else:
-                off, suffix = (-18000, b"-05:00,") if zone == "est" else (0, ZONE_SUFFIX[zone])
+                off, suffix = (-18000, b"-05:00,") if zone == "-05:00" else (0, ZONE_SUFFIX[zone])
                 berlin_change = False
             d, s = divmod(e + off - DAY_BASE, 86400)
             if berlin_change or s + step * n >= 86400:   # rare: a session across DST or midnight
@@ -1016,8 +970,9 @@ class Generator:
         return out
 
     def rows(self, task: str, rec: dict):
-        """Rows of one task of a record as lists of raw values, with per-row metadata (session
-        index, unit, epoch, fraction digits, style, spelling); same draws as lines()."""
+        """Rows of one task of a record as lists of raw values in the order of the export's columns,
+        written by export_data, with per-row metadata (session index, unit, epoch, fraction digits,
+        style, spelling); same draws as lines()."""
         rand = self.rng.random
         P = self.pools
         queries, _, chunk_raw, _, chunk_ids, doc_ids = P.lang[rec["lang"]]
@@ -1038,16 +993,16 @@ class Generator:
                     text = adj_notes[int(rand() * len(adj_notes))][0]
                 else:
                     text = notes[note[1]][0] if note and note[0] == k else ""
-                row = [uuid, ann, task, langv, fmt_ts(e, frac, style)]
                 if task == "retrieval":
                     ci = rec["chunks"][u]
-                    row += [query, sq, chunk_raw[ci], chunk_ids[ci], doc_ids[ci], self.rank_s[u],
-                            rec["can"][u]]
+                    texts = {"input_query": query, "generated_search_query": sq, "chunk": chunk_raw[ci],
+                             "chunk_id": chunk_ids[ci], "doc_id": doc_ids[ci], "chunk_rank": self.rank_s[u],
+                             "can_answer": rec["can"][u]}
                 else:
-                    row += [query, answer] + ([ctx] if task == "grounding" else [])
-                row += self.spelled[spelling, lab]
-                row.append(text)
-                out.append(row)
+                    texts = {"query": query, "answer": answer, **({"context_set": ctx} if task == "grounding" else {})}
+                row = export_row(task, lab, spelling, record_uuid=uuid, annotator_id=ann, language=langv,
+                                 created_at=fmt_ts(e, frac, style), notes=text, **texts)
+                out.append([row[column] for column in COLUMNS[task]])
                 meta.append((si, u, e, frac, style, spelling))
         return out, meta
 
@@ -1091,23 +1046,23 @@ class Generator:
         def damage(v, what, col=None) -> str:
             if what == "missing":
                 col = col or rng.choice(REQUIRED[task])
-                v[c[col]] = rng.choice(BLANKS)
+                v[c[col]] = rng.choice(BAD_CELLS["blank"])
                 neutralize(v, col)
                 return f"missing:{col}"
             if what == "invalid_boolean":
                 col = col or rng.choice(LABELS[task] + (["can_answer"] if task == "retrieval"
                                                         else []))
-                v[c[col]] = rng.choice(INVALID_BOOLEANS)
+                v[c[col]] = rng.choice(BAD_CELLS["boolean"])
                 neutralize(v, col)
                 return f"invalid_boolean:{col}"
             if what == "invalid_rank":
-                v[c["chunk_rank"]] = rng.choice(INVALID_RANKS)
+                v[c["chunk_rank"]] = rng.choice(BAD_CELLS["rank"])
                 return "invalid_rank"
             if what == "invalid_timestamp":
-                v[c["created_at"]] = rng.choice(INVALID_TIMESTAMPS)
+                v[c["created_at"]] = rng.choice(BAD_CELLS["timestamp"])
                 return "invalid_timestamp"
             if what == "invalid_language":
-                v[c["language"]] = rng.choice(INVALID_LANGUAGES)
+                v[c["language"]] = rng.choice(BAD_CELLS["language"])
                 return "invalid_language"
             if what == "wrong_task":
                 v[c["task"]] = rng.choice([x for x in TASKS if x != task])
@@ -1118,7 +1073,7 @@ class Generator:
             n = len(LABELS[task])
             while True:
                 lab = tuple(rng.randint(0, 1) for _ in range(n))
-                if _valid(task, lab):
+                if is_valid(task, lab):
                     return lab
 
         def set_labels(v, lab):
@@ -1132,7 +1087,7 @@ class Generator:
             """created_at of the same instant, half of the time written in another form."""
             if rng.random() < 0.5:
                 return v[c["created_at"]]
-            alts = [s for s in STYLES.values() if s[2] == style[2] and s != style]
+            alts = [s for s in EXPORT_STYLES.values() if s[2] == style[2] and s != style]
             return fmt_ts(epoch, frac, rng.choice(alts)) if alts else v[c["created_at"]]
 
         if kind in ("missing", "invalid_boolean", "invalid_rank", "invalid_timestamp",
@@ -1206,7 +1161,7 @@ class Generator:
             for _ in range(1 if rng.random() < 0.75 else 2):
                 old = list(row)
                 earlier -= 60 + rng.randrange(3 * 86400)
-                old_style = rng.choice(list(STYLES.values()))
+                old_style = rng.choice(list(EXPORT_STYLES.values()))
                 old_frac = ("".join(rng.choice("0123456789") for _ in range(old_style[2]))
                             if old_style[2] else "")
                 old[c["created_at"]] = fmt_ts(earlier, old_frac, old_style)

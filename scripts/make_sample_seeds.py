@@ -19,17 +19,27 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import random
 import re
 import sys
 import uuid
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from export_schema import COLUMNS, FILES, LABELS, TASKS, write_csv  # scripts/, beside this file
+from export_data import (  # scripts/, beside this file
+    RECORDS_COLUMNS,
+    boolean,
+    export_row,
+    is_valid,
+    labels_with,
+    named,
+    relabelled,
+    timestamp,
+    write_folder,
+)
+from export_schema import FILES, LABELS, TASKS
 
 SEED = 20250301
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -57,18 +67,15 @@ ANNOTATORS = [
     (CODE, "CODE", "annotator", "Citation checker (rules v2)"),
 ]
 
-# timestamp styles and boolean spellings per annotator (chosen per session)
+# timestamp styles and boolean spellings per annotator (chosen per session; names of export_data's
+# STYLES and BOOLEANS)
 TS_STYLES = {
-    H1: ["naive", "z", "z"], H2: ["cet", "space", "cet"], H3: ["z", "frac", "space_frac"],
-    H4: ["space", "naive", "cet"], EXT: ["est"], ADJ: ["cet", "z"], LLM: ["frac"],
+    H1: ["naive", "z", "z"], H2: ["cet", "space", "cet"], H3: ["z", "frac_z", "space_frac"],
+    H4: ["space", "naive", "cet"], EXT: ["est"], ADJ: ["cet", "z"], LLM: ["frac_z"],
     LLM2: ["z"], CODE: ["naive"],
 }
-SPELLINGS = {
-    "tf": ("true", "false"), "num": ("1", "0"), "yn": ("yes", "no"), "YN": ("Y", "N"),
-    "short": ("t", "f"), "upper": (" TRUE ", " FALSE "), "cap": ("TRUE", "FALSE"),
-}
 SPELLING_CHOICES = {
-    H1: ["tf"], H2: ["tf"] * 14 + ["upper"], H3: ["tf"] * 14 + ["cap"], H4: ["tf"] * 5 + ["yn"],
+    H1: ["tf"], H2: ["tf"] * 14 + ["padded_upper"], H3: ["tf"] * 14 + ["upper"], H4: ["tf"] * 5 + ["yn"],
     EXT: ["YN"], ADJ: ["short"], LLM: ["num"], LLM2: ["tf"], CODE: ["num"],
 }
 
@@ -255,68 +262,13 @@ def rng_for(*parts: str) -> random.Random:
     return random.Random("|".join((str(SEED),) + parts))
 
 
-CET = timezone(timedelta(hours=1))
-EST = timezone(timedelta(hours=-5))
-
-
-def fmt_ts(dt: datetime, style: str) -> str:
-    """Render an aware datetime in one of the ISO 8601 forms of the exports."""
-    dt = dt.astimezone(UTC)
-    if style == "naive":
-        return dt.strftime("%Y-%m-%dT%H:%M:%S")
-    if style == "z":
-        return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
-    if style == "cet":
-        return dt.astimezone(CET).strftime("%Y-%m-%dT%H:%M:%S+01:00")
-    if style == "est":
-        return dt.astimezone(EST).strftime("%Y-%m-%dT%H:%M:%S-05:00")
-    if style == "frac":
-        return dt.strftime("%Y-%m-%dT%H:%M:%S") + f".{dt.microsecond // 1000:03d}Z"
-    if style == "space":
-        return dt.strftime("%Y-%m-%d %H:%M:%S")
-    if style == "space_frac":
-        return dt.strftime("%Y-%m-%d %H:%M:%S") + f".{dt.microsecond:06d}"
-    raise ValueError(style)
-
-
-def fmt_bool(v: int | None, spelling: str) -> str:
-    if v is None:
-        return ""
-    return SPELLINGS[spelling][0 if v else 1]
-
-
 def bits(s: str) -> tuple:
     return tuple(int(c) for c in s)
-
-
-def named(fam: str, labels) -> dict:
-    """A family's labels, given in the order of LABELS[fam], by name."""
-    return dict(zip(LABELS[fam], labels, strict=True))
-
-
-def labels_with(fam: str, *ones: str) -> tuple:
-    """The labels of a family, in the order of LABELS[fam]: 1 for the labels named, 0 for the others."""
-    assert set(ones) <= set(LABELS[fam]), ones
-    return tuple(int(label in ones) for label in LABELS[fam])
-
-
-def relabelled(fam: str, labels, **changes: int) -> tuple:
-    """The labels of a family with the named ones changed, in the order of LABELS[fam]."""
-    by_name = named(fam, labels) | changes
-    assert set(by_name) == set(LABELS[fam]), changes
-    return tuple(by_name[label] for label in LABELS[fam])
 
 
 def label_string(fam: str, *ones: str) -> str:
     """labels_with() as the digit string a Topic holds."""
     return "".join(map(str, labels_with(fam, *ones)))
-
-
-def gro_ok(t) -> bool:
-    """The grounding labels keep ADR 0006's implications (contradicted -> unsupported, fabricated -> cited)."""
-    g = named("grounding", t)
-    return (not (g["contradicted_claim_present"] and not g["unsupported_claim_present"])
-            and not (g["fabricated_source"] and not g["source_cited"]))
 
 
 # The kinds of chunk a record's layout is made of, and their retrieval labels.
@@ -349,7 +301,7 @@ def flip_grounding(t, rng) -> tuple:
         i = rng.choices(range(len(weights)), weights)[0]
         new = list(t)
         new[i] = 1 - new[i]
-        if gro_ok(new):
+        if is_valid("grounding", new):
             return tuple(new)
     raise RuntimeError("no valid grounding flip")
 
@@ -722,7 +674,7 @@ def plan(records: list[Record]) -> None:
                 lang = ""
             r.sessions[ann] = Session(start, style, spelling, lang)
     # make sure the rarer spellings occur: ' TRUE '/' FALSE ' and 'TRUE'/'FALSE'
-    for ann, spelling in ((H2, "upper"), (H3, "cap")):
+    for ann, spelling in ((H2, "padded_upper"), (H3, "upper")):
         candidates = [r for r in free if ann in r.humans]
         for r in rng.sample(candidates, 2):
             r.sessions[ann].spelling = spelling
@@ -801,10 +753,10 @@ def build_v2(records: list[Record]) -> list[Record]:
 # --------------------------------------------------------------------------
 def ts_at(session: Session, seconds: float) -> str:
     dt = session.start + timedelta(seconds=seconds)
-    if session.style in ("frac", "space_frac"):
+    if session.style in ("frac_z", "space_frac"):
         frac = int(hashlib.sha256(f"{session.start}{seconds}".encode()).hexdigest()[:6], 16) % 1_000_000
         dt = dt.replace(microsecond=frac)
-    return fmt_ts(dt, session.style)
+    return timestamp(dt, session.style)
 
 
 def llm_noise(t, rng, flip, rate=0.12):
@@ -814,26 +766,19 @@ def llm_noise(t, rng, flip, rate=0.12):
 def retrieval_row(rec: Record, pos: int, ann: str, created_at: str, labels, spelling: str,
                   lang: str, note: str = "") -> dict:
     ch = rec.chunks[pos]
-    return {
-        "record_uuid": rec.uuid, "annotator_id": ann, "task": "retrieval", "language": lang,
-        "created_at": created_at, "input_query": rec.topic.query,
-        "generated_search_query": rec.topic.search_query, "chunk": ch.text, "chunk_id": ch.id,
-        "doc_id": ch.doc_id, "chunk_rank": str(rec.ranks[pos]),
-        "can_answer": fmt_bool(rec.can_answer[pos], spelling),
-        **{label: fmt_bool(v, spelling) for label, v in named("retrieval", labels).items()}, "notes": note,
-    }
+    return export_row(
+        "retrieval", labels, spelling, record_uuid=rec.uuid, annotator_id=ann, language=lang,
+        created_at=created_at, input_query=rec.topic.query, generated_search_query=rec.topic.search_query,
+        chunk=ch.text, chunk_id=ch.id, doc_id=ch.doc_id, chunk_rank=str(rec.ranks[pos]),
+        can_answer=boolean(rec.can_answer[pos], spelling), notes=note)
 
 
 def answer_row(fam: str, rec: Record, ann: str, created_at: str, labels, spelling: str,
                lang: str, note: str = "") -> dict:
-    row = {"record_uuid": rec.uuid, "annotator_id": ann, "task": fam, "language": lang,
-           "created_at": created_at, "query": rec.topic.query, "answer": rec.topic.answer}
-    if fam == "grounding":
-        row["context_set"] = rec.context_set
-    for col, v in named(fam, labels).items():
-        row[col] = fmt_bool(v, spelling)
-    row["notes"] = note
-    return row
+    context = {"context_set": rec.context_set} if fam == "grounding" else {}
+    return export_row(fam, labels, spelling, record_uuid=rec.uuid, annotator_id=ann, language=lang,
+                      created_at=created_at, query=rec.topic.query, answer=rec.topic.answer, notes=note,
+                      **context)
 
 
 def build_rows(records: list[Record]) -> dict:
@@ -1051,7 +996,7 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
         ("R19", 5, None, {"chunk_id": ""}, "missing:chunk_id", None, "chunk_id missing"),
     ]
     for k, (fid, pos, labels, changes, reasons, repair, desc) in enumerate(bad):
-        created_at = fmt_ts(datetime(2025, 3, 7, 8, 40, 0, tzinfo=UTC)
+        created_at = timestamp(datetime(2025, 3, 7, 8, 40, 0, tzinfo=UTC)
                             + timedelta(seconds=43 * k), "cet")
         append_to_record("retrieval", "elterngeld", mark(
             rrow("elterngeld", pos, H4, created_at, labels=labels, **changes),
@@ -1111,7 +1056,7 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
     mark(r, "CD1a", "rejected", "conflicting_duplicate", desc="evidence_sufficient=false")
     spell = rec["biosiegel"].sessions[H4].spelling
     insert_after("retrieval", r, mark(
-        clone(r, evidence_sufficient=fmt_bool(1, spell)), "CD1b", "rejected",
+        clone(r, evidence_sufficient=boolean(1, spell)), "CD1b", "rejected",
         "conflicting_duplicate", desc="same unit and created_at, evidence_sufficient=true"))
 
     # ---------------- grounding
@@ -1153,7 +1098,7 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
     mark(r, "G09a", "superseded", desc="earlier row, replaced by the two rows below")
     b = mark(clone(r, created_at="2025-03-11 09:00:00"), "G09b", "rejected",
              "conflicting_duplicate", desc="latest created_at, support_present=true")
-    c = mark(clone(r, created_at="2025-03-11 09:00:00", support_present=fmt_bool(0, spell)),
+    c = mark(clone(r, created_at="2025-03-11 09:00:00", support_present=boolean(0, spell)),
              "G09c", "rejected", "conflicting_duplicate",
              desc="same latest created_at, support_present=false")
     insert_after(G, r, b)
@@ -1202,8 +1147,8 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
     r.values["created_at"] = "2025-03-06T09:30:00Z"
     mark(r, "CD2a", "rejected", "conflicting_duplicate", desc="helpful=true")
     insert_after(N, r, mark(
-        clone(r, created_at="2025-03-06T10:30:00+01:00", helpful=fmt_bool(0, spell),
-              incomplete=fmt_bool(1, spell)),
+        clone(r, created_at="2025-03-06T10:30:00+01:00", helpful=boolean(0, spell),
+              incomplete=boolean(1, spell)),
         "CD2b", "rejected", "conflicting_duplicate",
         desc="same instant written with +01:00, helpful=false, incomplete=true"))
 
@@ -1269,11 +1214,6 @@ def build_sample() -> tuple[list[Record], dict]:
 # --------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------
-def read_csv(path: Path) -> list:
-    with path.open(encoding="utf-8", newline="") as fh:
-        return list(csv.reader(fh))
-
-
 FIXTURE_RECORDS = [
     ("pendler", "F1: broken retrieval batch, bad grounding/generation rows"),
     ("bluecard", "F2: bad ranks, timestamps, language"),
@@ -1378,7 +1318,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     for t in TOPICS:
-        assert gro_ok(bits(t.grounding)), t.key
+        assert is_valid("grounding", bits(t.grounding)), t.key
     records, rows = build_sample()
     lines = expected_lines(records, rows)
     if args.print_expected:
@@ -1388,29 +1328,16 @@ def main(argv=None) -> int:
     out = Path(args.out)
     if not out.is_absolute():
         out = PROJECT_ROOT / out
-    out.mkdir(parents=True, exist_ok=True)
     # records.csv also names each record's evaluation run and question (optional columns of the
-    # records input, docs/rules.md, Runs; export_schema lists the routing columns the tools write)
-    columns = {**COLUMNS, "records": [*COLUMNS["records"], "run_id", "query_id"]}
-    tables = {fam: [[r.values[c] for c in columns[fam]] for r in rows[fam]]
-              for fam in FAMILIES + ("records",)}
-    tables["annotators"] = [list(a) for a in ANNOTATORS]
-    for name, table in tables.items():
-        path = out / FILES[name]
-        write_csv(path, columns[name], table)
-        back = read_csv(path)
-        if back != [columns[name]] + table:
-            print(f"Round trip failed for {path}", file=sys.stderr)
-            return 1
-        if b"\r" in path.read_bytes():
-            print(f"Carriage return found in {path}", file=sys.stderr)
-            return 1
+    # records input, docs/rules.md, Runs)
+    write_folder(out, {fam: [r.values for r in rows[fam]] for fam in FAMILIES}, ANNOTATORS,
+                 [r.values for r in rows["records"]], RECORDS_COLUMNS, check=True)
 
     if not args.quiet:
         print("Deliberately bad rows and their expected status (constraint_policy: reject):")
         print("\n".join(lines))
         print()
-    print(f"Wrote {len(tables)} files to {out}")
+    print(f"Wrote {len(FAMILIES) + 2} files to {out}")
     return 0
 
 

@@ -39,12 +39,19 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import reference as R
-from export_schema import COLUMNS, LABELS, REQUIRED, labels_valid, made_valid, write_csv  # scripts/, on pytest's pythonpath
+from export_data import boolean, export_row, flipped, named, ordered, timestamp, write_folder
+from export_schema import (  # scripts/, on pytest's pythonpath
+    COLUMNS,
+    CONSTRAINTS,
+    LABELS,
+    REQUIRED,
+    labels_valid,
+    made_valid,
+    write_csv,
+)
 from reference import agreement as A
 from reference import judges as J
 
-RET_COLS, GRD_COLS, GEN_COLS = COLUMNS["retrieval"], COLUMNS["grounding"], COLUMNS["generation"]
-ANNOTATOR_COLS = COLUMNS["annotators"]
 ANNOTATORS = [
     ("a1", "HUMAN", "annotator", "Anna"), ("a2", "HUMAN", "annotator", "Ben"),
     ("a3", "HUMAN", "annotator", "Cem"), ("a4", "HUMAN", "annotator", "Dana"),
@@ -54,8 +61,10 @@ ANNOTATORS = [
     ("rule_judge", "CODE", "annotator", "rule judge"),
 ]
 VOTERS = ["a1", "a2", "a3", "a4", "a5", "ext_guest"]   # ext_guest: not in annotators.csv
-TRUE_SP = ["true", "True", "1", "yes", "y", "T", " TRUE "]
-FALSE_SP = ["false", "False", "0", "no", "n", "F", " false"]
+SPELLINGS = ["tf", "cap", "num", "yn", "y_n", "short_upper", "odd_padding"]  # names of export_data.BOOLEANS
+# created_at: with "Z", without a zone, with a space and "Z", or at an offset; fractions as written
+STAMP_STYLES = {"Z": ("T", "Z", "trim"), "naive": ("T", "", "trim"), "space": (" ", "Z", "trim"),
+                **{zone: ("T", zone, "trim") for zone in ("+02:00", "-05:00", "+00:00", "+05:30")}}
 BASE = datetime(2025, 3, 1, tzinfo=UTC)
 # Records ask one of this many queries per family, so that the runs share queries (pairs of the
 # run comparison) and a run may hold several records of one query.
@@ -69,22 +78,14 @@ class Gen:
     # ------------------------------------------------------------------ cells
     def boolean(self, v: int) -> str:
         if self.r.random() < 0.8:
-            return "true" if v else "false"
-        return self.r.choice(TRUE_SP if v else FALSE_SP)
+            return boolean(v)
+        return boolean(v, self.r.choice(SPELLINGS))
 
     def stamp(self, instant: datetime) -> str:
         """One of several ISO 8601 spellings of ``instant`` (the fraction is part of it)."""
         style = self.r.choice(["Z", "Z", "naive", "+02:00", "-05:00", "+00:00", "+05:30",
                                "space"])
-        if style in ("Z", "naive", "space"):
-            local, zone = instant, {"Z": "Z", "naive": "", "space": "Z"}[style]
-        else:
-            sign = 1 if style[0] == "+" else -1
-            off = timedelta(hours=int(style[1:3]), minutes=int(style[4:6])) * sign
-            local, zone = instant + off, style
-        sep = " " if style == "space" else "T"
-        frac = f".{local.microsecond:06d}".rstrip("0") if local.microsecond else ""
-        return local.strftime(f"%Y-%m-%d{sep}%H:%M:%S") + frac + zone
+        return timestamp(instant, STAMP_STYLES[style])
 
     def instant(self, base: datetime, max_seconds: int) -> datetime:
         micro = self.r.choice([0, 0, 0, 500000, 123456])
@@ -154,16 +155,8 @@ class Gen:
                 int(r() < 0.1)]
 
     def consistent(self, task: str, lab: list[int]) -> list[int]:
-        lab = list(lab)
-        if task == "retrieval":
-            if lab[1]:
-                lab[0], lab[2] = 1, 0
-        elif task == "grounding":
-            if lab[2]:
-                lab[1] = 1
-            if lab[4]:
-                lab[3] = 1
-        return lab
+        """The labels (in the spec's order) with every logical constraint set right."""
+        return list(ordered(task, made_valid(task, named(task, lab))))
 
     def noisy(self, task: str, lab: list[int], p: float = 0.15) -> list[int]:
         lab = list(lab)
@@ -174,13 +167,11 @@ class Gen:
 
     # ------------------------------------------------------------------ rows
     def make_row(self, task, rec, ann, instant, lab, lang, extra) -> dict:
-        row = {"record_uuid": rec, "annotator_id": ann, "task": task, "language": lang,
-               "notes": self.r.choice(["", "", "ok", "checked, twice", 'said "fine"'])}
-        row["created_at"] = self.stamp(instant)
-        row.update(extra)
-        for c, v in zip(LABELS[task], lab):
-            row[c] = self.boolean(v)
-        return row
+        notes = self.r.choice(["", "", "ok", "checked, twice", 'said "fine"'])
+        created_at = self.stamp(instant)
+        return export_row(task, record_uuid=rec, annotator_id=ann, language=lang, notes=notes,
+                          created_at=created_at, **extra,
+                          **{c: self.boolean(v) for c, v in zip(LABELS[task], lab)})
 
     def emit(self, rows, task, rec, ann, instant, lab, lang, extra, allow_bad=True):
         """Append one submission plus, at random, its history / duplicates / corruption."""
@@ -301,28 +292,22 @@ class Gen:
 
 
 def generation_row(rec: str, ann: str, when: str, helpful: str = "true", **labels) -> dict:
-    """A generation export row of a hand-made case: every label true, unless given."""
-    return {"record_uuid": rec, "annotator_id": ann, "task": "generation", "language": "en",
-            "created_at": when, "query": "q", "answer": "a", "proper_action": "true",
-            "response_on_topic": "true", "helpful": helpful, "incomplete": "false",
-            "unsafe_content": "false", **labels}
+    """A generation export row of a hand-made case: proper_action, response_on_topic and helpful
+    true, incomplete and unsafe_content false, unless given (as cells)."""
+    return export_row("generation", {"proper_action": 1, "response_on_topic": 1, "incomplete": 0,
+                                     "unsafe_content": 0},
+                      **{"record_uuid": rec, "annotator_id": ann, "language": "en", "created_at": when,
+                         "query": "q", "answer": "a", "helpful": helpful, **labels})
 
 
 def write_generation_case(out: Path, generation_rows: list[dict], records_rows: list) -> None:
     """A hand-made seed folder: the generation rows, empty retrieval and grounding exports, the
     annotators h1, h2 (HUMAN annotators), adj (HUMAN adjudicator) and llm (LLM), and records.csv
     rows (record_uuid, task_type, model_uncertainty, is_adversarial, tier)."""
-    write_csv(out / "retrieval_annotations.csv", RET_COLS, [])
-    write_csv(out / "grounding_annotations.csv", GRD_COLS, [])
-    write_csv(out / "generation_annotations.csv", GEN_COLS, generation_rows)
-    write_csv(out / "annotators.csv", ANNOTATOR_COLS,
-                [("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
-                 ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")])
-    write_csv(out / "records.csv", RECORDS_COLS[:5], records_rows)
-
-
-RECORDS_COLS = ["record_uuid", "task_type", "model_uncertainty", "is_adversarial", "tier", "run_id",
-                "query_id"]
+    write_folder(out, {"generation": generation_rows},
+                 [("h1", "HUMAN", "annotator", ""), ("h2", "HUMAN", "annotator", ""),
+                  ("adj", "HUMAN", "adjudicator", ""), ("llm", "LLM", "annotator", "")],
+                 records_rows, records_columns=COLUMNS["records"])
 
 
 def records_rows(record_ids: list[str], seed: int) -> list[dict]:
@@ -349,16 +334,12 @@ def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     g = Gen(seed)
-    write_csv(out / "retrieval_annotations.csv", RET_COLS, g.retrieval(n_retrieval))
-    write_csv(out / "grounding_annotations.csv", GRD_COLS,
-           g.answer_family("grounding", n_grounding, "grd"))
-    write_csv(out / "generation_annotations.csv", GEN_COLS,
-           g.answer_family("generation", n_generation, "gen"))
-    write_csv(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
+    exports = {"retrieval": g.retrieval(n_retrieval),
+               "grounding": g.answer_family("grounding", n_grounding, "grd"),
+               "generation": g.answer_family("generation", n_generation, "gen")}
     record_ids = ([f"ret-{i:04d}" for i in range(n_retrieval)] + [f"grd-{i:04d}" for i in range(n_grounding)]
                   + [f"gen-{i:04d}" for i in range(n_generation)])
-    write_csv(out / "records.csv", RECORDS_COLS, records_rows(record_ids, seed + 1))
-    return out
+    return write_folder(out, exports, ANNOTATORS, records_rows(record_ids, seed + 1))
 
 
 # --------------------------------------------------------------------------- the agreement scenario
@@ -437,11 +418,8 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
         return g.consistent(task, lab)
 
     def vote(task, truth):
-        lab = list(truth)
-        for i, (_, flip) in enumerate(GEN_LABELS[task].values()):
-            if r.random() < flip:
-                lab[i] = 1 - lab[i]
-        fixed = g.consistent(task, lab)
+        flips = {label: flip for label, (_, flip) in GEN_LABELS[task].items()}
+        fixed = list(ordered(task, flipped(task, named(task, truth), r, flips)))
         for i, name in enumerate(GEN_LABELS[task]):
             if (task, name) in PERFECT_LABELS:
                 assert fixed[i] == truth[i]
@@ -489,10 +467,6 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
                        g.instant(base + timedelta(days=1), 86400), vote("retrieval", truth),
                        lang, extra, allow_bad=False)
 
-    write_csv(out / "retrieval_annotations.csv", RET_COLS, rows["retrieval"])
-    write_csv(out / "grounding_annotations.csv", GRD_COLS, rows["grounding"])
-    write_csv(out / "generation_annotations.csv", GEN_COLS, rows["generation"])
-    write_csv(out / "annotators.csv", ANNOTATOR_COLS, ANNOTATORS)
 
     # records.csv: the fixed cases first (each on several records), then random rows;
     # ~30 % of the records are absent; some rows are bad or duplicated.
@@ -524,9 +498,9 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
         pos += 1
     rec_rows.append(("rec-not-annotated", "factual_qa", "", "", ""))
     r.shuffle(rec_rows)
-    write_csv(out / "records.csv", COLUMNS["records"] + ["run_id", "notes"],
-              [[*row, _run_of(row[0]), r.choice(["", "from routing export"])] for row in rec_rows])
-    return out
+    return write_folder(out, rows, ANNOTATORS,
+                        [[*row, _run_of(row[0]), r.choice(["", "from routing export"])] for row in rec_rows],
+                        records_columns=[*COLUMNS["records"], "run_id", "notes"])
 
 
 def _run_of(record_uuid: str) -> str:
@@ -558,10 +532,6 @@ JUDGES_MIN_KAPPA = 0.3     # var judge_min_kappa of the generated judges scenari
 JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "constraint_policy": "repair"}
 JUDGE_STAMP = "2025-04-15T12:00:00Z"      # later than every row of agreement_scenario
 
-def _cols(task):
-    return {"retrieval": RET_COLS, "grounding": GRD_COLS, "generation": GEN_COLS}[task]
-
-
 def _read_rows(path: Path) -> list[dict]:
     import csv
 
@@ -571,18 +541,14 @@ def _read_rows(path: Path) -> list[dict]:
 
 def judge_row(task: str, unit: tuple, ann: str, when: str, labels: dict, rank=None) -> dict:
     """One annotation row (strings) for ``unit``; ``labels``: label -> 0/1 or a raw string."""
-    row = {"record_uuid": unit[0], "annotator_id": ann, "task": task, "language": "",
-           "created_at": when, "notes": "judge"}
     if task == "retrieval":
-        row.update({"input_query": f"query {unit[0]}", "chunk": f"text {unit[1]}",
-                    "chunk_id": unit[1], "chunk_rank": str(rank)})
+        texts = {"input_query": f"query {unit[0]}", "chunk": f"text {unit[1]}", "chunk_id": unit[1],
+                 "chunk_rank": str(rank)}
     else:
-        row.update({"query": f"question {unit[0]}?", "answer": f"answer {unit[0]}"})
-        if task == "grounding":
-            row["context_set"] = f"ctx {unit[0]}"
-    for c, v in labels.items():
-        row[c] = v if isinstance(v, str) else ("true" if v else "false")
-    return row
+        texts = {"query": f"question {unit[0]}?", "answer": f"answer {unit[0]}",
+                 **({"context_set": f"ctx {unit[0]}"} if task == "grounding" else {})}
+    return export_row(task, labels, record_uuid=unit[0], annotator_id=ann, language="", created_at=when,
+                      notes="judge", **texts)
 
 
 def _valid(task: str, lab: dict) -> bool:
@@ -693,19 +659,16 @@ def _fix(task: str, lab: dict) -> dict:
 
 
 def _violate(r, task: str, lab: dict) -> dict:
-    """Break one implication (repair sets the consequent to 1; reject rejects the row)."""
-    lab = dict(lab)
-    if task == "retrieval":
-        lab.update(evidence_sufficient=1, topically_relevant=0, misleading=0)
-    elif r.random() < 0.5:
-        lab.update(contradicted_claim_present=1, unsupported_claim_present=0)
-    else:
-        lab.update(fabricated_source=1, source_cited=0)
-    return lab
+    """Break one implication of the task, at random when it has several (repair sets the consequent
+    to 1; reject rejects the row); the task's other constraints stay kept."""
+    implications = [(antecedent, other) for _, antecedent, other, kind in CONSTRAINTS[task] if kind == "implies"]
+    antecedent, other = implications[int(r.random() * len(implications))] if len(implications) > 1 \
+        else implications[0]
+    return made_valid(task, {**lab, antecedent: 1}) | {other: 0}
 
 
 def _noisy(r, task: str, truth: dict, flip: float) -> dict:
-    return _fix(task, {c: (1 - v if r.random() < flip else v) for c, v in truth.items()})
+    return flipped(task, truth, r, flip)
 
 
 JONLY_JUDGES = {  # judge -> (probability of a row on a unit of a judge-only record, flip)
@@ -855,7 +818,7 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
             {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}, 6))
     for task, spec in R.TASKS.items():
         path = out / f"{spec['seed']}.csv"
-        write_csv(path, _cols(task), _read_rows(path) + new[task])
+        write_csv(path, COLUMNS[task], _read_rows(path) + new[task])
     with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
     with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:

@@ -1,0 +1,220 @@
+"""Writes export data in the shape export_schema.py describes: the one writer of ragmart's data sets.
+
+Every data set the project writes goes through this module: the sample seeds
+(make_sample_seeds.py), the large generated exports (generate_exports.py), the test suite's
+scenarios (tests/python/generate.py) and its hand-made edge cases
+(tests/python/fixtures/make_edge_cases.py). Each of them decides what to write (which records,
+which annotators, which mistakes); this module says how a value, a row and a folder are written:
+
+* cells: a label as one of the boolean spellings the exports use (``boolean``), an instant as one
+  of their ISO 8601 styles (``timestamp``), and the deliberately bad cells (``BAD_CELLS``);
+* labels: by name or in the spec's order (``named``, ``ordered``, ``labels_with``,
+  ``relabelled``), and the valid label vectors one flip away (``neighbours``), all from the task
+  spec's labels and logical constraints;
+* rows: one export row by column name (``export_row``), whose label cells are spelt on the way;
+* folders: the exports, annotators.csv and records.csv of one data set (``write_folder``).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+from export_schema import COLUMNS, FILES, LABELS, TASKS, labels_valid, made_valid, write_csv  # scripts/, beside this file
+
+# --------------------------------------------------------------------------------------------- cells
+# The spellings of a boolean label that every export may use (docs/rules.md, Booleans): name ->
+# (true, false).
+BOOLEANS = {
+    "tf": ("true", "false"), "cap": ("True", "False"), "upper": ("TRUE", "FALSE"),
+    "padded": (" true ", " false "), "padded_upper": (" TRUE ", " FALSE "),
+    "odd_padding": (" TRUE ", " false"), "num": ("1", "0"), "yn": ("yes", "no"),
+    "YN": ("Y", "N"), "y_n": ("y", "n"), "short": ("t", "f"), "short_upper": ("T", "F"),
+}
+
+
+def boolean(value: int | str | None, spelling: str = "tf") -> str:
+    """A label's cell: 1 or 0 in a spelling of BOOLEANS, None as the empty cell, and a text as it
+    is (a deliberately bad value such as ``maybe``)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return BOOLEANS[spelling][0 if value else 1]
+
+
+# The ISO 8601 styles of created_at: name -> (separator of date and time, zone, fraction). The zone is
+# "" (no zone: UTC), "Z", a fixed offset such as "+01:00", or "berlin" (+01:00, +02:00 in summer
+# time). The fraction is 0 (none), 3 or 6 digits, or "trim" (the microseconds without trailing
+# zeros, none when they are 0).
+STYLES = {
+    "z": ("T", "Z", 0), "naive": ("T", "", 0), "space": (" ", "", 0), "space_z": (" ", "Z", 0),
+    "cet": ("T", "+01:00", 0), "berlin": ("T", "berlin", 0), "est": ("T", "-05:00", 0),
+    "frac_z": ("T", "Z", 3), "space_frac": (" ", "", 6), "berlin_frac": ("T", "berlin", 3),
+}
+
+
+def _last_sunday(year: int, month: int) -> datetime:
+    day = datetime(year, month + 1, 1, 1, tzinfo=UTC) - timedelta(days=1)  # the month's last day, 01:00 UTC
+    return day - timedelta(days=(day.weekday() + 1) % 7)
+
+
+def berlin_offset(instant: datetime) -> timedelta:
+    """Berlin's offset from UTC at an instant: +02:00 from the last Sunday of March to the last
+    Sunday of October (01:00 UTC), +01:00 otherwise."""
+    summer = _last_sunday(instant.year, 3) <= instant < _last_sunday(instant.year, 10)
+    return timedelta(hours=2 if summer else 1)
+
+
+def _offset(zone: str) -> timedelta:
+    sign = -1 if zone[0] == "-" else 1
+    return sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+
+
+def timestamp(instant: datetime, style: str | tuple) -> str:
+    """A created_at cell: an aware instant in a style (a name of STYLES or such a tuple)."""
+    separator, zone, fraction = STYLES[style] if isinstance(style, str) else style
+    instant = instant.astimezone(UTC)
+    if zone == "berlin":
+        offset = berlin_offset(instant)
+        zone = f"+{offset.seconds // 3600:02d}:00"
+    else:
+        offset = _offset(zone) if zone not in ("", "Z") else timedelta(0)
+    local = instant.astimezone(timezone(offset))
+    digits = {0: "", 3: f".{local.microsecond // 1000:03d}", 6: f".{local.microsecond:06d}",
+              "trim": f".{local.microsecond:06d}".rstrip("0") if local.microsecond else ""}[fraction]
+    return local.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + digits + zone
+
+
+# Deliberately bad cells, none of them ambiguous under docs/rules.md and none a text that dbt's seed
+# loader turns into NULL (such as "null" or "none").
+BAD_CELLS = {
+    "blank": ["", "", "   ", " "],
+    "boolean": ["maybe", "2", "ja", "nein", "wahr", "x", "-1", "unklar", "true?", "10"],
+    "rank": ["0", "00", "-1", "2.5", "abc", "1e3", "#3", "Rang 2"],
+    "timestamp": ["2025-13-01T10:00:00", "2025-02-30T10:00:00", "2025-03-05T25:10:00",
+                  "2025-03-05T10:61:00Z", "2025-03-05", "05.03.2025 10:15", "yesterday",
+                  "2025/03/05 10:15:00"],
+    "language": ["fr", "it", "de-DE", "english", "pl", "deutsch"],
+}
+
+# -------------------------------------------------------------------------------------------- labels
+
+
+def named(task: str, labels: Sequence) -> dict:
+    """A task's labels, given in the order of the spec, by name."""
+    return dict(zip(LABELS[task], labels, strict=True))
+
+
+def ordered(task: str, labels: Mapping) -> tuple:
+    """A task's labels by name, in the order of the spec."""
+    return tuple(labels[label] for label in LABELS[task])
+
+
+def labels_with(task: str, *ones: str) -> tuple:
+    """A task's labels in the spec's order: 1 for the labels named, 0 for the others."""
+    unknown = set(ones) - set(LABELS[task])
+    if unknown:
+        raise ValueError(f"{sorted(unknown)} are not labels of {task}")
+    return tuple(int(label in ones) for label in LABELS[task])
+
+
+def relabelled(task: str, labels: Sequence, **changes: int) -> tuple:
+    """A task's labels (in the spec's order) with the named ones changed."""
+    unknown = set(changes) - set(LABELS[task])
+    if unknown:
+        raise ValueError(f"{sorted(unknown)} are not labels of {task}")
+    return ordered(task, named(task, labels) | changes)
+
+
+def is_valid(task: str, labels: Sequence) -> bool:
+    """Whether labels in the spec's order keep every logical constraint of the task."""
+    return labels_valid(task, named(task, labels))
+
+
+def neighbours(task: str, one_way: Iterable[str] = ()) -> dict[tuple, list[tuple]]:
+    """Every valid label vector of a task (in the spec's order) -> the valid vectors one flipped
+    label away, in the order of the labels. A label of ``one_way`` only ever flips from 1 to 0 (an
+    annotator may miss unsafe content, not invent it)."""
+    labels = LABELS[task]
+    n = len(labels)
+    out = {}
+    for code in range(2 ** n):
+        vector = tuple((code >> (n - 1 - i)) & 1 for i in range(n))
+        if not is_valid(task, vector):
+            continue
+        near = []
+        for i, label in enumerate(labels):
+            if label in one_way and vector[i] == 0:
+                continue
+            flipped = list(vector)
+            flipped[i] = 1 - flipped[i]
+            if is_valid(task, flipped):
+                near.append(tuple(flipped))
+        out[vector] = near
+    return out
+
+def flipped(task: str, truth: Mapping[str, int], rng, flip: float | Mapping[str, float]) -> dict:
+    """A vote on a unit whose true labels are ``truth`` (by name): each label flipped with its
+    probability (``flip``: one for every label, or one per label), drawn in the order of ``truth``,
+    and every logical constraint of the task then set right."""
+    return made_valid(task, {label: 1 - value if rng.random() < (flip[label] if isinstance(flip, Mapping) else flip)
+                             else value for label, value in truth.items()})
+
+# ---------------------------------------------------------------------------------------------- rows
+
+
+def export_row(task: str, labels: Mapping | Sequence = (), spelling: str = "tf", /, **cells) -> dict:
+    """One row of a task's export by column name: the column ``task`` filled in, the labels (by name,
+    or in the spec's order) spelt by ``boolean``, and any other column given as its cell (a cell
+    given wins, even ``task=``: a deliberately wrong task); a column not given is empty when
+    written. A name that is not a column of the task stops it."""
+    by_name = labels if isinstance(labels, Mapping) else (named(task, labels) if labels else {})
+    row = {"task": task, **{label: boolean(value, spelling) for label, value in by_name.items()}, **cells}
+    unknown = set(row) - set(COLUMNS[task])
+    if unknown:
+        raise ValueError(f"{sorted(unknown)} are not columns of the {task} export")
+    return row
+
+
+# ------------------------------------------------------------------------------------------- folders
+# records.csv as the project's tools write it: the routing columns and the two of the runs.
+RECORDS_COLUMNS = [*COLUMNS["records"], "run_id", "query_id"]
+
+
+def write_folder(out: Path | str, exports: Mapping[str, Iterable], annotators: Iterable,
+                 records: Iterable | None = None, records_columns: Sequence[str] = RECORDS_COLUMNS,
+                 check: bool = False) -> Path:
+    """One data set in seeds layout: an export per task of the spec (an empty one, header only, for
+    a task not given), annotators.csv and, when given, records.csv. A row is a mapping by column
+    name or a sequence in the order of the columns. With ``check``, every file is read back and
+    must hold exactly the rows written, without a carriage return."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    tables = {**{task: (COLUMNS[task], exports.get(task, [])) for task in TASKS},
+              "annotators": (COLUMNS["annotators"], annotators)}
+    unknown = set(exports) - set(TASKS)
+    if unknown:
+        raise ValueError(f"{sorted(unknown)} are not tasks of the spec")
+    if records is not None:
+        tables["records"] = (list(records_columns), records)
+    for name, (columns, rows) in tables.items():
+        path = out / FILES[name]
+        rows = list(rows)
+        write_csv(path, columns, rows)
+        if check:
+            _check_round_trip(path, columns, rows)
+    return out
+
+
+def _check_round_trip(path: Path, columns: Sequence[str], rows: list) -> None:
+    expected = [list(columns)] + [[row.get(c, "") if isinstance(row, Mapping) else row[i]
+                                   for i, c in enumerate(columns)] for row in rows]
+    with path.open(encoding="utf-8", newline="") as fh:
+        back = list(csv.reader(fh))
+    if back != [[("" if v is None else str(v)) for v in row] for row in expected]:
+        raise RuntimeError(f"{path}: the file does not read back as the rows written")
+    if b"\r" in path.read_bytes():
+        raise RuntimeError(f"{path}: a carriage return was written")

@@ -1,0 +1,142 @@
+"""scripts/export_data.py, the one writer of the project's data sets: its cells read back as the
+rules of docs/rules.md read them (the reference's parsers and Python's own time zones), its label
+neighbours keep the spec's constraints, and its rows and folders name only the exports' columns."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import random
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+
+import pytest
+import reference as R
+from export_data import (
+    BAD_CELLS,
+    BOOLEANS,
+    STYLES,
+    berlin_offset,
+    boolean,
+    export_row,
+    flipped,
+    is_valid,
+    labels_with,
+    neighbours,
+    relabelled,
+    timestamp,
+    write_folder,
+)
+from export_schema import COLUMNS, FILES, LABELS, TASKS, labels_valid
+
+# Berlin's summer time in the years of INSTANTS, from the published calendar: (start, end), 01:00 UTC
+BERLIN_SUMMER = {2025: (datetime(2025, 3, 30, 1, tzinfo=UTC), datetime(2025, 10, 26, 1, tzinfo=UTC)),
+                 2026: (datetime(2026, 3, 29, 1, tzinfo=UTC), datetime(2026, 10, 25, 1, tzinfo=UTC))}
+# around both switches of Berlin's summer time in 2025 (30 March and 26 October, 01:00 UTC), midnight,
+# and a random spread over two years
+INSTANTS = [datetime(2025, 3, 30, 0, 59, 59, 999999, tzinfo=UTC), datetime(2025, 3, 30, 1, 0, tzinfo=UTC),
+            datetime(2025, 10, 26, 0, 59, 59, tzinfo=UTC), datetime(2025, 10, 26, 1, 0, 0, 500000, tzinfo=UTC),
+            datetime(2025, 12, 31, 23, 30, 0, 123456, tzinfo=UTC)]
+_r = random.Random(5)
+INSTANTS += [datetime(2025, 1, 1, tzinfo=UTC) + timedelta(seconds=_r.randrange(2 * 365 * 86400),
+                                                          microseconds=_r.randrange(10 ** 6))
+             for _ in range(200)]
+
+
+def _epoch(instant: datetime) -> Fraction:
+    return Fraction(int(instant.timestamp() // 1)) + Fraction(instant.microsecond, 10 ** 6)
+
+
+@pytest.mark.parametrize("style", list(STYLES) + [("T", "+05:30", "trim"), (" ", "-03:00", 6)])
+def test_every_timestamp_style_reads_back_as_the_instant(style):
+    fraction = (STYLES[style] if isinstance(style, str) else style)[2]
+    for instant in INSTANTS:
+        cell = timestamp(instant, style)
+        kept = {0: 0, 3: instant.microsecond // 1000 * 1000, 6: instant.microsecond,
+                "trim": instant.microsecond}[fraction]
+        expected = _epoch(instant.replace(microsecond=kept))
+        assert R.parse_timestamp(cell) == expected, (style, instant, cell)
+
+
+def test_berlin_time_follows_the_calendar():
+    for instant in INSTANTS:
+        start, end = BERLIN_SUMMER[instant.year]
+        hours = 2 if start <= instant < end else 1
+        assert berlin_offset(instant) == timedelta(hours=hours), instant
+        local = instant + timedelta(hours=hours)
+        assert timestamp(instant, "berlin") == local.strftime("%Y-%m-%dT%H:%M:%S") + f"+0{hours}:00"
+
+
+def test_every_boolean_spelling_reads_as_its_value():
+    for name, (true, false) in BOOLEANS.items():
+        assert (R.parse_bool(boolean(1, name)), R.parse_bool(boolean(0, name))) == (1, 0), name
+        assert (true, false) == (boolean(1, name), boolean(0, name))
+    assert boolean(None) == "" and boolean("maybe", "YN") == "maybe"
+
+
+def test_the_bad_cells_are_bad_under_the_rules():
+    assert all(R.parse_bool(v) is None for v in BAD_CELLS["boolean"])
+    assert all(R.parse_rank(v) is None for v in BAD_CELLS["rank"])
+    assert all(R.parse_timestamp(v) is None for v in BAD_CELLS["timestamp"])
+    assert all(R.is_blank(v) for v in BAD_CELLS["blank"])
+    assert not set(BAD_CELLS["language"]) & {"de", "en"}
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_neighbours_are_the_valid_vectors_one_flip_apart(task):
+    n = len(LABELS[task])
+    one_way = ("unsafe_content",) if "unsafe_content" in LABELS[task] else ()
+    near = neighbours(task, one_way=one_way)
+    every = [v for v in itertools.product((0, 1), repeat=n) if labels_valid(task, dict(zip(LABELS[task], v)))]
+    assert sorted(near) == sorted(every)
+    for vector, others in near.items():
+        expected = []
+        for i, label in enumerate(LABELS[task]):
+            flipped = vector[:i] + (1 - vector[i],) + vector[i + 1:]
+            if flipped in every and not (label in one_way and vector[i] == 0):
+                expected.append(flipped)
+        assert others == expected, vector
+
+
+def test_labels_by_name_and_in_order():
+    assert labels_with("retrieval", "misleading") == (0, 0, 1)
+    assert relabelled("retrieval", (1, 1, 0), evidence_sufficient=0) == (1, 0, 0)
+    assert is_valid("retrieval", (1, 1, 0)) and not is_valid("retrieval", (0, 1, 0))
+    with pytest.raises(ValueError, match="not labels of retrieval"):
+        labels_with("retrieval", "helpful")
+
+
+def test_export_row_names_only_the_exports_columns():
+    row = export_row("generation", (1, 0, 1, 0, 0), "yn", record_uuid="r1", answer="a")
+    assert row["task"] == "generation" and row["proper_action"] == "yes" and row["response_on_topic"] == "no"
+    assert export_row("grounding", {}, task="generation")["task"] == "generation"  # a deliberately wrong task
+    with pytest.raises(ValueError, match="chunk_rank"):
+        export_row("generation", chunk_rank="1")
+
+
+def test_write_folder_writes_the_seeds_layout(tmp_path):
+    rows = {"retrieval": [export_row("retrieval", (1, 0, 0), record_uuid="r1", chunk="a, \"quoted\" text")]}
+    write_folder(tmp_path, rows, [("a1", "HUMAN", "annotator", "Anna")], [{"record_uuid": "r1", "run_id": "v1"}],
+                 check=True)
+    for name in (*TASKS, "annotators", "records"):
+        with open(tmp_path / FILES[name], newline="", encoding="utf-8") as fh:
+            header = next(csv.reader(fh))
+        assert header == (COLUMNS[name] if name != "records" else [*COLUMNS["records"], "run_id", "query_id"])
+    assert "records.csv" in {p.name for p in tmp_path.iterdir()}
+    with pytest.raises(RuntimeError, match="carriage return"):
+        write_folder(tmp_path / "cr", {"generation": [export_row("generation", answer="line\r\nbreak")]}, [],
+                     check=True)
+    with pytest.raises(ValueError, match="not tasks"):
+        write_folder(tmp_path / "x", {"ranking": []}, [])
+
+
+def test_flipped_votes_keep_the_constraints():
+    truth = {"topically_relevant": 1, "evidence_sufficient": 0, "misleading": 0}
+    rng = random.Random(3)
+    assert flipped("retrieval", truth, rng, 0.0) == truth
+    # every label flipped: (0, 1, 1), whose sufficiency then makes it relevant and not misleading
+    assert flipped("retrieval", truth, rng, 1.0) == {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}
+    only_misleading = {"topically_relevant": 0.0, "evidence_sufficient": 0.0, "misleading": 1.0}
+    assert flipped("retrieval", truth, rng, only_misleading) == {**truth, "misleading": 1}
+    votes = [flipped("grounding", dict.fromkeys(LABELS["grounding"], 0), rng, 0.5) for _ in range(500)]
+    assert all(labels_valid("grounding", v) for v in votes)
