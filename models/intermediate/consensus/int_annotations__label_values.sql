@@ -1,8 +1,7 @@
 {#-
     One row per accepted row and binary label of its task, the label's value in one column: the
-    long form of int_annotations__accepted_rows. annotator_quality groups its HUMAN votes by label
-    (no column per label); int_judges__labels keeps its LLM and CODE rows. A view: each reader
-    keeps the kinds it needs.
+    long form of int_annotations__accepted_rows, of which int_judges__labels keeps the LLM and
+    CODE rows. A view, like the accepted rows.
 -#}
 {{ config(materialized='view') }}
 
