@@ -1,32 +1,32 @@
 {#-
     Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
     two or more votes (docs/rules.md, Agreement and tiers), by the formulas of
-    macros/metrics/ragmart_agreement.sql. A tier row exists when the tier has at least one such
-    unit. Read by the marts annotator_agreement and labeling_protocol. The voters are counted per
-    task and tier from the wide vote rows (int_annotations__accepted_rows of HUMAN annotators in
-    the role `annotator`): every accepted row carries every label of its task, so a unit has the
-    same votes for all its labels and so the same voters.
-    The 95 % intervals of alpha and AC1 and p_alpha_below_target use the record-clustered
-    jackknife standard errors of int_agreement__label_jackknife (docs/rules.md, Agreement
-    uncertainty).
+    macros/metrics/ragmart_agreement.sql, with the 95 % intervals of alpha and AC1 from their
+    record-clustered jackknife standard errors, and p_alpha_below_target (docs/rules.md, Agreement
+    uncertainty). A tier row exists when the tier has at least one such unit. Read by the marts
+    annotator_agreement and labeling_protocol.
+    The units are the voted ones of int_annotations__label_consensus, which has counted each
+    unit's votes (m_u) and 1-votes (n_u1). Alpha and AC1 of binary labels depend on the units only
+    through sums, so the units are summed once per record: a row's statistic is that of its
+    records' totals, and a record's jackknife replicate (the statistic without every unit of that
+    record, for AC1 also without its single-vote units) that of the totals minus the record's
+    sums. The left-out records are those holding a unit with two or more votes.
+    The voters are counted per task and tier from the wide vote rows (int_annotations__accepted_rows
+    of HUMAN annotators in the role `annotator`): every accepted row carries every label of its
+    task, so a unit has the same votes for all its labels and so the same voters.
 -#}
 with
 
-unit_votes as (
+label_consensus as (
 
-    select * from {{ ref('int_agreement__unit_votes') }}
+    select * from {{ ref('int_annotations__label_consensus') }}
+    where n_votes > 0
 
 ),
 
 family_records as (
 
     select * from {{ ref('int_records__per_family') }}
-
-),
-
-label_jackknife as (
-
-    select * from {{ ref('int_agreement__label_jackknife') }}
 
 ),
 
@@ -50,11 +50,12 @@ pairable_units as (
 
 ),
 
-pairable_voters as (
+{# The voters of a record's pairable units; a record has one tier. #}
+pairable_record_voters as (
 
     select distinct
         votes.task,
-        family_records.tier,
+        votes.record_uuid,
         votes.annotator_id
 
     from votes
@@ -63,40 +64,21 @@ pairable_voters as (
             votes.task = pairable_units.task
             and votes.record_uuid = pairable_units.record_uuid
             and votes.unit_chunk_key = pairable_units.unit_chunk_key
-    inner join family_records
-        on
-            votes.task = family_records.task
-            and votes.record_uuid = family_records.record_uuid
 
 ),
 
-tiered_units as (
+pairable_voters as (
 
-    select
-        'all' as tier,
-        task,
-        label,
-        n_votes,
-        n_positive_votes,
-        {{ ragmart_unit_observed_agreement('n_positive_votes', 'n_votes') }} as observed_agreement,
-        {{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }} as disagreement_term,
-        cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes as positive_share
+    select distinct
+        pairable_record_voters.task,
+        family_records.tier,
+        pairable_record_voters.annotator_id
 
-    from unit_votes
-
-    union all
-
-    select
-        tier,
-        task,
-        label,
-        n_votes,
-        n_positive_votes,
-        {{ ragmart_unit_observed_agreement('n_positive_votes', 'n_votes') }} as observed_agreement,
-        {{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }} as disagreement_term,
-        cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes as positive_share
-
-    from unit_votes
+    from pairable_record_voters
+    inner join family_records
+        on
+            pairable_record_voters.task = family_records.task
+            and pairable_record_voters.record_uuid = family_records.record_uuid
 
 ),
 
@@ -122,45 +104,180 @@ voters as (
 
 ),
 
-summed as (
+{#
+    A record's sums per task and label, then its tier (one per record): summed before the tier is
+    joined, the units meet the records once per record and label. Each record counts for its tier
+    and for `all`: summing the units once per tier row instead holds twice the groups, which ran
+    out of memory under a 3GB cap at 12.1M retrieval rows (docs/benchmarks.md, "Measurements behind
+    the models' shapes").
+#}
+record_label_sums as (
+
+    select
+        task,
+        label,
+        record_uuid,
+        sum(case when n_votes >= 2 then 1 else 0 end) as n_units,
+        sum(case when n_votes >= 2 then n_votes else 0 end) as n_values,
+        sum(case when n_votes >= 2 then n_positive_votes else 0 end) as n_positive_values,
+        coalesce(sum({{ ragmart_unit_observed_agreement('n_positive_votes', 'n_votes') }}), 0)
+            as observed_agreement_sum,
+        coalesce(sum({{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }}), 0) as disagreement_sum,
+        count(*) as n_voted_units,
+        sum(cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes) as positive_share_sum
+
+    from label_consensus
+    group by task, label, record_uuid
+
+),
+
+record_sums_by_tier as (
+
+    select
+        record_label_sums.*,
+        family_records.tier
+
+    from record_label_sums
+    inner join family_records
+        on
+            record_label_sums.task = family_records.task
+            and record_label_sums.record_uuid = family_records.record_uuid
+
+),
+
+record_sums as (
+
+    select
+        task,
+        label,
+        'all' as tier,
+        record_uuid,
+        n_units,
+        n_values,
+        n_positive_values,
+        observed_agreement_sum,
+        disagreement_sum,
+        n_voted_units,
+        positive_share_sum
+
+    from record_sums_by_tier
+
+    union all
 
     select
         task,
         label,
         tier,
-        sum(case when n_votes >= 2 then 1 else 0 end) as n_units,
-        sum(case when n_votes >= 2 then n_votes else 0 end) as n_pairable_values,
-        sum(case when n_votes >= 2 then n_positive_votes else 0 end) as n_positive_values,
-        avg(observed_agreement) as observed_agreement,
-        sum(disagreement_term) as disagreement_sum,
-        avg(positive_share) as mean_positive_share
+        record_uuid,
+        n_units,
+        n_values,
+        n_positive_values,
+        observed_agreement_sum,
+        disagreement_sum,
+        n_voted_units,
+        positive_share_sum
 
-    from tiered_units
+    from record_sums_by_tier
+
+),
+
+totals as (
+
+    select
+        task,
+        label,
+        tier,
+        sum(n_units) as n_units,
+        sum(n_values) as n_values,
+        sum(n_positive_values) as n_positive_values,
+        sum(observed_agreement_sum) as observed_agreement_sum,
+        sum(disagreement_sum) as disagreement_sum,
+        sum(n_voted_units) as n_voted_units,
+        sum(positive_share_sum) as positive_share_sum
+
+    from record_sums
     group by task, label, tier
-    having sum(case when n_votes >= 2 then 1 else 0 end) > 0
+    having sum(n_units) > 0
+
+),
+
+left_out as (
+
+    select
+        totals.task,
+        totals.label,
+        totals.tier,
+        record_sums.record_uuid,
+        totals.n_units - record_sums.n_units as n_units,
+        totals.n_values - record_sums.n_values as n_values,
+        totals.n_positive_values - record_sums.n_positive_values as n_positive_values,
+        totals.observed_agreement_sum - record_sums.observed_agreement_sum as observed_agreement_sum,
+        totals.disagreement_sum - record_sums.disagreement_sum as disagreement_sum,
+        totals.n_voted_units - record_sums.n_voted_units as n_voted_units,
+        totals.positive_share_sum - record_sums.positive_share_sum as positive_share_sum
+
+    from record_sums
+    inner join totals
+        on
+            record_sums.task = totals.task
+            and record_sums.label = totals.label
+            and record_sums.tier = totals.tier
+    where record_sums.n_units > 0
+
+),
+
+replicates as (
+
+    select
+        task,
+        label,
+        tier,
+        record_uuid,
+        case
+            when n_units > 0
+                then {{ ragmart_krippendorff_alpha('n_values', 'n_positive_values', 'disagreement_sum') }}
+        end as krippendorff_alpha,
+        case
+            when n_units > 0
+                then {{ ragmart_gwet_ac1(
+                    'observed_agreement_sum / n_units',
+                    'positive_share_sum / n_voted_units'
+                ) }}
+        end as gwet_ac1
+
+    from left_out
+
+),
+
+standard_errors as (
+
+    {{ ragmart_jackknife_standard_errors('replicates', ['task', 'label', 'tier'], ['krippendorff_alpha', 'gwet_ac1']) }}
 
 ),
 
 measured as (
 
     select
-        summed.task,
-        summed.label,
-        summed.tier,
-        summed.n_units,
+        totals.task,
+        totals.label,
+        totals.tier,
+        totals.n_units,
         voters.n_annotators,
-        summed.n_pairable_values,
-        summed.observed_agreement,
-        {{ ragmart_krippendorff_alpha('summed.n_pairable_values', 'summed.n_positive_values', 'summed.disagreement_sum') }}
+        totals.n_values as n_pairable_values,
+        totals.observed_agreement_sum / totals.n_units as observed_agreement,
+        {{ ragmart_krippendorff_alpha('totals.n_values', 'totals.n_positive_values', 'totals.disagreement_sum') }}
             as krippendorff_alpha,
-        {{ ragmart_gwet_ac1('summed.observed_agreement', 'summed.mean_positive_share') }} as gwet_ac1,
-        cast(summed.n_positive_values as {{ ragmart_type_double() }}) / summed.n_pairable_values as prevalence
+        {{ ragmart_gwet_ac1(
+            'totals.observed_agreement_sum / totals.n_units',
+            'totals.positive_share_sum / totals.n_voted_units'
+        ) }} as gwet_ac1,
+        cast(totals.n_positive_values as {{ ragmart_type_double() }}) / totals.n_values as prevalence
 
-    from summed
+    from totals
     inner join voters
         on
-            summed.task = voters.task
-            and summed.tier = voters.tier
+            totals.task = voters.task
+            and totals.tier = voters.tier
 
 ),
 
@@ -169,19 +286,20 @@ with_uncertainty as (
     select
         measured.*,
         cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
-        label_jackknife.alpha_n_replicates,
-        label_jackknife.alpha_standard_error,
-        label_jackknife.ac1_n_replicates,
-        label_jackknife.ac1_standard_error,
-        {{ ragmart_student_t_975('label_jackknife.alpha_n_replicates - 1') | indent(8) }} as alpha_t_quantile,
-        {{ ragmart_student_t_975('label_jackknife.ac1_n_replicates - 1') | indent(8) }} as ac1_t_quantile
+        standard_errors.krippendorff_alpha_n_replicates as alpha_n_replicates,
+        standard_errors.krippendorff_alpha_standard_error as alpha_standard_error,
+        standard_errors.gwet_ac1_n_replicates as ac1_n_replicates,
+        standard_errors.gwet_ac1_standard_error as ac1_standard_error,
+        {{ ragmart_student_t_975('standard_errors.krippendorff_alpha_n_replicates - 1') | indent(8) }}
+            as alpha_t_quantile,
+        {{ ragmart_student_t_975('standard_errors.gwet_ac1_n_replicates - 1') | indent(8) }} as ac1_t_quantile
 
     from measured
-    left join label_jackknife
+    left join standard_errors
         on
-            measured.task = label_jackknife.task
-            and measured.label = label_jackknife.label
-            and measured.tier = label_jackknife.tier
+            measured.task = standard_errors.task
+            and measured.label = standard_errors.label
+            and measured.tier = standard_errors.tier
 
 ),
 

@@ -2,14 +2,22 @@
     ADR-001's first reversal trigger, per family and ISO week: the triage (tier_a) units that were
     spot-checked (two or more votes), the share whose votes disagree on any label, and an alert
     when that share exceeds the var drift_disagreement_threshold in the week and the week before.
-    A unit belongs to the week of its latest vote.
+    A unit belongs to the week of its latest vote. The votes are counted per unit and label in
+    int_annotations__label_consensus; a unit's votes on a label disagree when some but not all are 1.
 -#}
 {%- set threshold = ragmart_number_var('drift_disagreement_threshold', 0.12) %}
 with
 
-unit_votes as (
+label_consensus as (
 
-    select * from {{ ref('int_agreement__unit_votes') }}
+    select * from {{ ref('int_annotations__label_consensus') }}
+    where n_votes > 0
+
+),
+
+triage_records as (
+
+    select * from {{ ref('int_records__per_family') }}
     where tier = 'tier_a'
 
 ),
@@ -17,15 +25,25 @@ unit_votes as (
 units as (
 
     select
-        task,
-        record_uuid,
-        unit_chunk_key,
-        max(n_votes) as n_votes,
-        max(case when has_disagreement then 1 else 0 end) as has_disagreement,
-        max(latest_vote_at_utc) as latest_vote_at_utc
+        label_consensus.task,
+        label_consensus.record_uuid,
+        label_consensus.unit_chunk_key,
+        max(label_consensus.n_votes) as n_votes,
+        max(
+            case
+                when label_consensus.n_positive_votes > 0 and label_consensus.n_positive_votes < label_consensus.n_votes
+                    then 1
+                else 0
+            end
+        ) as has_disagreement,
+        max(label_consensus.latest_vote_at_utc) as latest_vote_at_utc
 
-    from unit_votes
-    group by task, record_uuid, unit_chunk_key
+    from label_consensus
+    inner join triage_records
+        on
+            label_consensus.task = triage_records.task
+            and label_consensus.record_uuid = triage_records.record_uuid
+    group by label_consensus.task, label_consensus.record_uuid, label_consensus.unit_chunk_key
 
 ),
 

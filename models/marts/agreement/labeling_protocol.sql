@@ -16,12 +16,6 @@ family_records as (
 
 ),
 
-unit_votes as (
-
-    select * from {{ ref('int_agreement__unit_votes') }}
-
-),
-
 label_consensus as (
 
     select * from {{ ref('int_annotations__label_consensus') }}
@@ -34,23 +28,13 @@ label_agreement as (
 
 ),
 
-record_disagreements as (
+{# A record disagrees when the votes on a unit and label are not all equal. #}
+record_labels as (
 
     select
         task,
         record_uuid,
-        max(case when has_disagreement then 1 else 0 end) as has_disagreement
-
-    from unit_votes
-    group by task, record_uuid
-
-),
-
-record_adjudications as (
-
-    select
-        task,
-        record_uuid,
+        max(case when n_positive_votes > 0 and n_positive_votes < n_votes then 1 else 0 end) as has_disagreement,
         max(case when consensus_method = 'adjudicated' then 1 else 0 end) as is_adjudicated
 
     from label_consensus
@@ -65,19 +49,15 @@ records as (
         family_records.record_uuid,
         family_records.tier,
         case when family_records.n_voters >= 2 then 1 else 0 end as is_dual_annotated,
-        coalesce(record_disagreements.has_disagreement, 0) as has_disagreement,
-        coalesce(record_adjudications.is_adjudicated, 0) as is_adjudicated,
+        coalesce(record_labels.has_disagreement, 0) as has_disagreement,
+        coalesce(record_labels.is_adjudicated, 0) as is_adjudicated,
         case when family_records.is_resolved then 0 else 1 end as is_pending
 
     from family_records
-    left join record_disagreements
+    left join record_labels
         on
-            family_records.task = record_disagreements.task
-            and family_records.record_uuid = record_disagreements.record_uuid
-    left join record_adjudications
-        on
-            family_records.task = record_adjudications.task
-            and family_records.record_uuid = record_adjudications.record_uuid
+            family_records.task = record_labels.task
+            and family_records.record_uuid = record_labels.record_uuid
 
 ),
 
