@@ -1,7 +1,8 @@
 {#-
     One row per accepted row of a judge (an annotator of kind LLM or CODE in the annotators seed,
-    whatever its role) and binary label: the base of every judge model, the judges' rows of
-    int_annotations__label_values.
+    whatever its role) and binary label, the judges' rows of int_annotations__label_values: what
+    int_judges__unit_labels and int_judges__weights read of the judges (int_judges__compared_labels
+    reads their wide rows).
 -#}
 with
 
