@@ -7,7 +7,7 @@
     pair of rows is joined once for all the labels of its task, and counted per record: the pair's counts are the sums
     over its records, and a record's replicate (kappa without that record's shared units) is the
     kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
-    int_judges__kappa_jackknife). Read by the mart annotator_pair_agreement. The wide form is a
+    int_judges__label_agreement). Read by the mart annotator_pair_agreement. The wide form is a
     speed trick that earns its keep: pairing the rows of int_annotations__label_values per unit
     and label instead takes about twice the time and twice the memory
     (docs/benchmarks.md, "Measurements behind the models' shapes").

@@ -3,51 +3,18 @@
     over the units of int_judges__compared_labels (docs/rules.md, Judges): confusion counts,
     accuracy, Cohen's kappa, precision, recall and F1; the human and judge prevalence; and
     Krippendorff's alpha of the human votes on those units without and with the judge as one
-    more coder. Kappa's 95 % interval uses the record-clustered jackknife standard error of
-    int_judges__kappa_jackknife (docs/rules.md, Agreement uncertainty).
+    more coder. Kappa's 95 % interval uses its record-clustered jackknife standard error
+    (docs/rules.md, Agreement uncertainty): a record's replicate is kappa over the compared units
+    of the other records, the kappa of the row's counts minus the record's, with the formula of
+    the annotator pairs (ragmart_cohen_kappa_from_counts; the judge is source a, the human
+    consensus source b). The compared units are counted once per record (a record has one tier),
+    and a row's counts are the sums over its records.
 -#}
 with
 
 compared_labels as (
 
     select * from {{ ref('int_judges__compared_labels') }}
-
-),
-
-kappa_jackknife as (
-
-    select * from {{ ref('int_judges__kappa_jackknife') }}
-
-),
-
-tiered as (
-
-    select
-        annotator_id,
-        task,
-        label,
-        'all' as tier,
-        judge_value,
-        human_value,
-        n_votes,
-        n_positive_votes
-
-    from compared_labels
-
-    union all
-
-    select
-        annotator_id,
-        task,
-        label,
-        tier,
-        judge_value,
-        human_value,
-        n_votes,
-        n_positive_votes
-
-    from compared_labels
-    where tier = 'tier_b'
 
 ),
 
@@ -58,17 +25,18 @@ with_judge_votes as (
         n_votes + 1 as n_votes_with_judge,
         n_positive_votes + judge_value as n_positive_votes_with_judge
 
-    from tiered
+    from compared_labels
 
 ),
 
-counted as (
+record_counts_by_tier as (
 
     select
         annotator_id,
         task,
         label,
         tier,
+        record_uuid,
         count(*) as n_units,
         sum(case when judge_value = 1 and human_value = 1 then 1 else 0 end) as tp,
         sum(case when judge_value = 1 and human_value = 0 then 1 else 0 end) as fp,
@@ -85,7 +53,109 @@ counted as (
             as disagreement_with_judge
 
     from with_judge_votes
+    group by annotator_id, task, label, tier, record_uuid
+
+),
+
+record_counts as (
+
+    select
+        annotator_id,
+        task,
+        label,
+        'all' as tier,
+        record_uuid,
+        n_units,
+        tp,
+        fp,
+        fn,
+        tn,
+        n_human_values,
+        n_positive_human_values,
+        human_disagreement,
+        n_values_with_judge,
+        n_positive_values_with_judge,
+        disagreement_with_judge
+
+    from record_counts_by_tier
+
+    union all
+
+    select
+        annotator_id,
+        task,
+        label,
+        tier,
+        record_uuid,
+        n_units,
+        tp,
+        fp,
+        fn,
+        tn,
+        n_human_values,
+        n_positive_human_values,
+        human_disagreement,
+        n_values_with_judge,
+        n_positive_values_with_judge,
+        disagreement_with_judge
+
+    from record_counts_by_tier
+    where tier = 'tier_b'
+
+),
+
+counted as (
+
+    select
+        annotator_id,
+        task,
+        label,
+        tier,
+        sum(n_units) as n_units,
+        sum(tp) as tp,
+        sum(fp) as fp,
+        sum(fn) as fn,
+        sum(tn) as tn,
+        sum(n_human_values) as n_human_values,
+        sum(n_positive_human_values) as n_positive_human_values,
+        sum(human_disagreement) as human_disagreement,
+        sum(n_values_with_judge) as n_values_with_judge,
+        sum(n_positive_values_with_judge) as n_positive_values_with_judge,
+        sum(disagreement_with_judge) as disagreement_with_judge
+
+    from record_counts
     group by annotator_id, task, label, tier
+
+),
+
+replicates as (
+
+    select
+        counted.annotator_id,
+        counted.task,
+        counted.label,
+        counted.tier,
+        record_counts.record_uuid,
+        {{ ragmart_cohen_kappa_from_counts(
+            'counted.n_units - record_counts.n_units',
+            '(counted.tp + counted.tn) - (record_counts.tp + record_counts.tn)',
+            '(counted.tp + counted.fp) - (record_counts.tp + record_counts.fp)',
+            '(counted.tp + counted.fn) - (record_counts.tp + record_counts.fn)',
+        ) | indent(8) }} as cohen_kappa
+
+    from record_counts
+    inner join counted
+        on
+            record_counts.annotator_id = counted.annotator_id
+            and record_counts.task = counted.task
+            and record_counts.label = counted.label
+            and record_counts.tier = counted.tier
+
+),
+
+standard_errors as (
+
+    {{ ragmart_jackknife_standard_errors('replicates', ['annotator_id', 'task', 'label', 'tier'], ['cohen_kappa']) }}
 
 ),
 
@@ -117,17 +187,17 @@ with_uncertainty as (
 
     select
         with_kappa.*,
-        kappa_jackknife.kappa_n_replicates,
-        kappa_jackknife.kappa_standard_error,
-        {{ ragmart_student_t_975('kappa_jackknife.kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
+        standard_errors.cohen_kappa_n_replicates as kappa_n_replicates,
+        standard_errors.cohen_kappa_standard_error as kappa_standard_error,
+        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
 
     from with_kappa
-    left join kappa_jackknife
+    left join standard_errors
         on
-            with_kappa.annotator_id = kappa_jackknife.annotator_id
-            and with_kappa.task = kappa_jackknife.task
-            and with_kappa.label = kappa_jackknife.label
-            and with_kappa.tier = kappa_jackknife.tier
+            with_kappa.annotator_id = standard_errors.annotator_id
+            and with_kappa.task = standard_errors.task
+            and with_kappa.label = standard_errors.label
+            and with_kappa.tier = standard_errors.tier
 
 ),
 
