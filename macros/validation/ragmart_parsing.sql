@@ -2,7 +2,30 @@
 
 {#- Null when the text is empty or blank, else the trimmed text. -#}
 {% macro ragmart_clean_text(expression) -%}
+    {{ return(adapter.dispatch('ragmart_clean_text', 'ragmart')(expression)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_clean_text(expression) -%}
     nullif({{ ragmart_trim(expression) }}, '')
+{%- endmacro %}
+
+{#-
+    DuckDB: the same result without trimming a text that has nothing to trim. DuckDB's trim reads
+    the whole text; a text whose first byte is '!' or above (the four blanks, space, tab, line
+    feed and carriage return, are all below '!') and whose last byte is not a blank is taken as
+    it is, and only the others are trimmed. Byte comparisons: DuckDB compares text by its bytes,
+    and suffix() compares the last bytes.
+-#}
+{% macro duckdb__ragmart_clean_text(expression) -%}
+    case
+        when {{ expression }} >= '!'
+            and not (
+                suffix({{ expression }}, ' ') or suffix({{ expression }}, chr(9))
+                or suffix({{ expression }}, chr(10)) or suffix({{ expression }}, chr(13))
+            )
+            then {{ expression }}
+        else nullif({{ ragmart_trim(expression) }}, '')
+    end
 {%- endmacro %}
 
 {#- True when a value is missing: null, empty or blank. -#}
@@ -22,12 +45,19 @@
     ({{ expression }} is null or not regexp_matches({{ expression }}, '[^ \t\n\r]'))
 {%- endmacro %}
 
-{#- 1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null. -#}
+{#-
+    1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null. One
+    `when` per spelling rather than `in (...)`: DuckDB runs an `in` list as a join that it keeps
+    even when a reader of the staging view does not select the label.
+-#}
 {% macro ragmart_parse_boolean(expression) -%}
     {%- set spellings = ragmart_boolean_spellings() -%}
-    case
-        when lower({{ ragmart_trim(expression) }}) in ({{ spellings[1] | join(', ') }}) then 1
-        when lower({{ ragmart_trim(expression) }}) in ({{ spellings[0] | join(', ') }}) then 0
+    case lower({{ ragmart_trim(expression) }})
+        {%- for value in [1, 0] %}
+        {%- for spelling in spellings[value] %}
+        when {{ spelling }} then {{ value }}
+        {%- endfor %}
+        {%- endfor %}
     end
 {%- endmacro %}
 
