@@ -47,7 +47,8 @@
     the format's own folder (stg_native__<task>, stg_phoenix__<task>, stg_label_studio__<task>);
     the annotators from the format's folder when the tool records kinds (Phoenix), else from the
     0005 annotators input; the records always from the 0005 records input.
-    Only staging (and the quarantine, for the original values) reads through this macro.
+    Only staging, the quarantine (for the original values) and the training view marts (for the
+    long texts) read through this macro.
 -#}
 {% macro ragmart_source_model(input_name) -%}
     {%- set input_format = ragmart_input_format() -%}

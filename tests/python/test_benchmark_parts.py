@@ -41,7 +41,7 @@ def test_the_parts_follow_the_folders_and_groups(manifest_nodes):
         "int_judges__labels": "judges", "judge_weights": "judges",
         "int_runs__permutation_counts": "run comparison", "int_metrics__runs": "consensus, records and measures",
         "run_comparison_queries": "run comparison",
-        "int_training__unit_texts": "training view", "retrieval_training_pairs": "training view",
+        "retrieval_training_pairs": "training view",
         "export_row_counts": "quarantine", "stg_native__retrieval": "reading and parsing",
     }
     assert {name: part[name] for name in expected} == expected

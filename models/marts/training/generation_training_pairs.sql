@@ -1,8 +1,9 @@
 {#-
     The generation training view (docs/rules.md, Training view): one row per resolved record, from
-    the human consensus only, in the text / text_pair convention of Hugging Face: text is the query, text_pair the answer
-    (int_training__unit_texts), every label its consensus value 0 or 1, with the record's run,
-    language and ADR-001 tier, and its split (train, validation, test) by its pairing key.
+    the human consensus only, in the text / text_pair convention of Hugging Face: text is the
+    query, text_pair the answer, each read from the staged input rows of the record's accepted
+    HUMAN rows; every label its consensus value 0 or 1, with the record's run, language and
+    ADR-001 tier, and its split (train, validation, test) by its pairing key.
 -#}
 with
 
@@ -20,10 +21,46 @@ family_records as (
 
 ),
 
+{# The accepted HUMAN rows of the task: a unit's annotators, and where its texts are read. #}
+human_rows as (
+
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where
+        task = 'generation'
+        and annotator_kind = 'HUMAN'
+
+),
+
+{# Validation carries no long text: the texts are read from the staged input rows. #}
+input_rows as (
+
+    select * from {{ ragmart_source_model('generation') }}
+
+),
+
+{#
+    Per resolved unit, the trimmed texts of its accepted HUMAN rows, the smallest in byte order
+    when they differ; one accepted row per annotator and unit (validation keeps one): the rows
+    count the annotators. Only the rows of resolved units read their texts.
+#}
 texts as (
 
-    select * from {{ ref('int_training__unit_texts') }}
-    where task = 'generation'
+    select
+        human_rows.record_uuid,
+        human_rows.unit_chunk_key,
+        min({{ ragmart_collate_binary(ragmart_clean_text('input_rows.query')) }}) as unit_text,
+        min({{ ragmart_collate_binary(ragmart_clean_text('input_rows.answer')) }}) as unit_text_pair,
+        count(*) as n_annotators
+
+    from human_rows
+    inner join units
+        on
+            human_rows.record_uuid = units.record_uuid
+    inner join input_rows
+        on human_rows.annotation_row_id = input_rows.annotation_row_id
+    group by
+        human_rows.record_uuid,
+        human_rows.unit_chunk_key
 
 ),
 

@@ -1,8 +1,10 @@
 {#-
     The retrieval training view (docs/rules.md, Training view): one row per resolved unit (a
     chunk of a record), from the human consensus only, in the text / text_pair convention of
-    Hugging Face: text is the query (input_query), text_pair the chunk (int_training__unit_texts), every label its consensus value 0 or 1, with the record's run,
-    language and ADR-001 tier, and its split (train, validation, test) by its pairing key.
+    Hugging Face: text is the query (input_query), text_pair the chunk, each read from the staged
+    input rows of the unit's accepted HUMAN rows; every label its consensus value 0 or 1, with the
+    record's run, language and ADR-001 tier, and its split (train, validation, test) by its
+    pairing key.
 -#}
 with
 
@@ -20,10 +22,47 @@ family_records as (
 
 ),
 
+{# The accepted HUMAN rows of the task: a unit's annotators, and where its texts are read. #}
+human_rows as (
+
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where
+        task = 'retrieval'
+        and annotator_kind = 'HUMAN'
+
+),
+
+{# Validation carries no long text: the texts are read from the staged input rows. #}
+input_rows as (
+
+    select * from {{ ragmart_source_model('retrieval') }}
+
+),
+
+{#
+    Per resolved unit, the trimmed texts of its accepted HUMAN rows, the smallest in byte order
+    when they differ; one accepted row per annotator and unit (validation keeps one): the rows
+    count the annotators. Only the rows of resolved units read their texts.
+#}
 texts as (
 
-    select * from {{ ref('int_training__unit_texts') }}
-    where task = 'retrieval'
+    select
+        human_rows.record_uuid,
+        human_rows.unit_chunk_key,
+        min({{ ragmart_collate_binary(ragmart_clean_text('input_rows.input_query')) }}) as unit_text,
+        min({{ ragmart_collate_binary(ragmart_clean_text('input_rows.chunk')) }}) as unit_text_pair,
+        count(*) as n_annotators
+
+    from human_rows
+    inner join units
+        on
+            human_rows.record_uuid = units.record_uuid
+            and human_rows.unit_chunk_key = units.chunk_id
+    inner join input_rows
+        on human_rows.annotation_row_id = input_rows.annotation_row_id
+    group by
+        human_rows.record_uuid,
+        human_rows.unit_chunk_key
 
 ),
 
