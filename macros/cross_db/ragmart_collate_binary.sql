@@ -15,3 +15,21 @@
 {% macro postgres__ragmart_collate_binary(expression) -%}
     ({{ expression }} collate "C")
 {%- endmacro %}
+
+{#-
+    The aggregate min() of a text in byte order (as ragmart_collate_binary orders it), whatever
+    the database's default collation, with the database's default collation on the result: a
+    column that holds it compares and sorts like any other text column.
+-#}
+{% macro ragmart_min_binary(expression) -%}
+    {{ return(adapter.dispatch('ragmart_min_binary', 'ragmart')(expression)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_min_binary(expression) -%}
+    min({{ ragmart_collate_binary(expression) }})
+{%- endmacro %}
+
+{#- PostgreSQL: min() under collation "C", then the default collation again. -#}
+{% macro postgres__ragmart_min_binary(expression) -%}
+    (min({{ ragmart_collate_binary(expression) }}) collate "default")
+{%- endmacro %}

@@ -48,22 +48,6 @@ generation_staged as (
 
 ),
 
-family_records as (
-
-    select
-        task,
-        record_uuid,
-        case when count(distinct language) = 1 then max(language) else 'unknown' end as language,
-        count(distinct case
-            when annotator_kind = 'HUMAN' and annotator_role = 'annotator' then annotator_id
-        end) as n_voters,
-        max(case when annotator_kind = 'HUMAN' then 1 else 0 end) = 1 as has_human_labels
-
-    from accepted_rows
-    group by task, record_uuid
-
-),
-
 {# The query text is parsed in staging and not carried on: each row's is looked up by its id. #}
 staged_query_texts as (
 
@@ -91,46 +75,35 @@ staged_query_texts as (
 
 ),
 
-accepted_query_texts as (
+{#
+    One grouped pass over the accepted rows, each with its query text: the language is the one
+    the rows name when their smallest and largest agree (nulls aside), the voters are the HUMAN
+    annotators in the role annotator, and the query text the smallest in byte order.
+#}
+family_records as (
 
-    select distinct
+    select
         accepted_rows.task,
         accepted_rows.record_uuid,
-        staged_query_texts.query_text
+        case
+            when min(accepted_rows.language) = max(accepted_rows.language) then max(accepted_rows.language)
+            else 'unknown'
+        end as language,
+        count(distinct case
+            when accepted_rows.annotator_kind = 'HUMAN' and accepted_rows.annotator_role = 'annotator'
+                then accepted_rows.annotator_id
+        end) as n_voters,
+        max(case when accepted_rows.annotator_kind = 'HUMAN' then 1 else 0 end) = 1 as has_human_labels,
+        {{ ragmart_min_binary('staged_query_texts.query_text') }} as query_text
 
     from accepted_rows
-    inner join staged_query_texts
+    left join staged_query_texts
         on
             accepted_rows.task = staged_query_texts.task
             and accepted_rows.annotation_row_id = staged_query_texts.annotation_row_id
-
-),
-
-{# The smallest text by its bytes, ordered rather than min() so that it keeps its collation. #}
-ordered_query_texts as (
-
-    select
-        task,
-        record_uuid,
-        query_text,
-        row_number() over (
-            partition by task, record_uuid
-            order by {{ ragmart_collate_binary('query_text') }}
-        ) as position_in_record
-
-    from accepted_query_texts
-
-),
-
-record_query_texts as (
-
-    select
-        task,
-        record_uuid,
-        query_text
-
-    from ordered_query_texts
-    where position_in_record = 1
+    group by
+        accepted_rows.task,
+        accepted_rows.record_uuid
 
 ),
 
@@ -154,6 +127,7 @@ routed as (
         family_records.language,
         family_records.has_human_labels,
         family_records.n_voters,
+        family_records.query_text,
         records_input.record_uuid is not null as is_in_records,
         records_input.run_id,
         records_input.query_id,
@@ -176,8 +150,8 @@ final as (
         routed.record_uuid,
         coalesce(routed.run_id, {{ ragmart_default_run_id() }}) as run_id,
         routed.query_id,
-        record_query_texts.query_text,
-        coalesce(routed.query_id, record_query_texts.query_text) as pairing_key,
+        routed.query_text,
+        coalesce(routed.query_id, routed.query_text) as pairing_key,
         routed.language,
         {{ ragmart_tier_of_source('routed.tier_source', 'routed.explicit_tier') }} as tier,
         routed.tier_source,
@@ -187,10 +161,6 @@ final as (
         record_consensus.is_resolved
 
     from routed
-    left join record_query_texts
-        on
-            routed.task = record_query_texts.task
-            and routed.record_uuid = record_query_texts.record_uuid
     left join record_consensus
         on
             routed.task = record_consensus.task
