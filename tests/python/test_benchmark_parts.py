@@ -38,7 +38,7 @@ def test_the_parts_follow_the_folders_and_groups(manifest_nodes):
         "rejected_annotations": "quarantine",
         "int_agreement__pair_agreement": "agreement and protocol", "annotator_quality": "agreement and protocol",
         "labeling_drift": "agreement and protocol",
-        "int_judges__labels": "judges", "judge_weights": "judges",
+        "int_judges__unit_labels": "judges", "judge_weights": "judges",
         "int_runs__permutation_counts": "run comparison", "int_metrics__runs": "consensus, records and measures",
         "run_comparison_queries": "run comparison",
         "retrieval_training_pairs": "training view",

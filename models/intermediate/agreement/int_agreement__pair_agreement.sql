@@ -8,7 +8,7 @@
     over its records, and a record's replicate (kappa without that record's shared units) is the
     kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
     int_judges__label_agreement). Read by the mart annotator_pair_agreement. The wide form is a
-    speed trick that earns its keep: pairing the rows of int_annotations__label_values per unit
+    speed trick that earns its keep: pairing long rows (one per accepted row and label) per unit
     and label instead takes about twice the time and twice the memory
     (docs/benchmarks.md, "Measurements behind the models' shapes").
 -#}

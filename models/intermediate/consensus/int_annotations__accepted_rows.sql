@@ -3,11 +3,11 @@
     the instant and every binary label as a column (a label of another task is null). An
     annotator id not in the annotators input counts as a HUMAN in the role `annotator`. The
     consensus and the pair agreement count its HUMAN votes in wide form, every label a column, for
-    all tasks at once; annotator_quality and int_judges__compared_labels meet each HUMAN vote row
-    and each judge row with its unit's consensus rows;
-    the record grain and the agreement's voter counts read it a row at a time;
-    int_annotations__label_values turns it into one row per label. A view: no copy of the accepted
-    rows is written, and each reader reads only the columns it needs.
+    all tasks at once; annotator_quality, int_judges__compared_labels and int_judges__unit_labels
+    meet each HUMAN vote row and each judge row with its unit's consensus rows, and the judges'
+    weighted vote sums the judges' rows per unit in wide form too; the record grain, the
+    agreement's voter counts and the judges' tasks read it a row at a time. A view: no copy of the
+    accepted rows is written, and each reader reads only the columns it needs.
 -#}
 {{ config(materialized='view') }}
 

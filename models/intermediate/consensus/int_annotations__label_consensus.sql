@@ -6,8 +6,8 @@
     adjudication among the adjudicator rows alone; only then does each unit become one row per
     label of its task. Every accepted row carries every label of its task, so the latest
     adjudicator row of a unit is the same for all its labels. The wide form is a speed trick that
-    earns its keep: the same rule as one group by unit and label over int_annotations__label_values
-    takes markedly longer and twice the memory (docs/benchmarks.md, "Measurements behind the models' shapes").
+    earns its keep: the same rule as one group by unit and label over long rows (one per accepted
+    row and label) takes markedly longer and twice the memory (docs/benchmarks.md, "Measurements behind the models' shapes").
 -#}
 {%- set labels = ragmart_labels() %}
 with

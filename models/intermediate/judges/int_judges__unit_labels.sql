@@ -6,12 +6,18 @@
     - `judges` (source_id = 'weighted_vote'): on the records no human labelled in that family,
       the weighted vote of the within-bounds judges of int_judges__weights; a score of 0 leaves
       the label tied (unresolved).
+    The judges' accepted rows (int_annotations__accepted_rows, every label a column) stay wide
+    until a unit becomes one row per label: a judge's row meets the consensus rows of its unit,
+    each taking the judge's value of its label, and the weighted vote sums each label's column
+    per unit before the unit becomes one row per label of its task.
 -#}
+{%- set labels = ragmart_labels() %}
 with
 
-judge_labels as (
+judge_rows as (
 
-    select * from {{ ref('int_judges__labels') }}
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind in ('LLM', 'CODE')
 
 ),
 
@@ -31,6 +37,11 @@ weights as (
 family_records as (
 
     select * from {{ ref('int_records__per_family') }}
+
+),
+
+task_labels as (
+    {{ ragmart_task_labels() }}
 
 ),
 
@@ -65,7 +76,7 @@ judge_units as (
         record_uuid,
         unit_chunk_key
 
-    from judge_labels
+    from judge_rows
 
 ),
 
@@ -97,55 +108,57 @@ compared_records as (
 
 ),
 
+{# The consensus has a row for every label of the unit's task: each takes the judge's value. #}
 judge_source as (
 
     select
         'judge' as label_source,
-        judge_labels.annotator_id as source_id,
-        judge_labels.task,
-        judge_labels.record_uuid,
-        judge_labels.chunk_id,
-        judge_labels.chunk_rank,
-        judge_labels.label,
-        judge_labels.label_value as consensus_value,
+        judge_rows.annotator_id as source_id,
+        judge_rows.task,
+        judge_rows.record_uuid,
+        judge_rows.chunk_id,
+        judge_rows.chunk_rank,
+        label_consensus.label,
+        {{ ragmart_label_value('label_consensus.label', 'judge_rows.{label}') | indent(8) }} as consensus_value,
         cast(1 as bigint) as n_judges,
         cast(null as {{ ragmart_type_double() }}) as vote_score,
         true as is_resolved
 
-    from judge_labels
+    from judge_rows
     inner join compared_records
         on
-            judge_labels.annotator_id = compared_records.annotator_id
-            and judge_labels.task = compared_records.task
-            and judge_labels.record_uuid = compared_records.record_uuid
-    inner join human_units
+            judge_rows.annotator_id = compared_records.annotator_id
+            and judge_rows.task = compared_records.task
+            and judge_rows.record_uuid = compared_records.record_uuid
+    inner join label_consensus
         on
-            judge_labels.task = human_units.task
-            and judge_labels.record_uuid = human_units.record_uuid
-            and judge_labels.unit_chunk_key = human_units.unit_chunk_key
+            judge_rows.task = label_consensus.task
+            and judge_rows.record_uuid = label_consensus.record_uuid
+            and judge_rows.unit_chunk_key = label_consensus.unit_chunk_key
 
 ),
 
-{# The judges' labels on records with no accepted human row in that family. #}
-unlabelled_judge_labels as (
+{# The judges' rows on records with no accepted human row in that family. #}
+unlabelled_judge_rows as (
 
     select
-        judge_labels.*,
+        judge_rows.*,
         case when weights.is_within_bounds then weights.weight else 0.0 end as vote_weight
 
-    from judge_labels
+    from judge_rows
     left join human_records
         on
-            judge_labels.task = human_records.task
-            and judge_labels.record_uuid = human_records.record_uuid
+            judge_rows.task = human_records.task
+            and judge_rows.record_uuid = human_records.record_uuid
     inner join weights
         on
-            judge_labels.annotator_id = weights.annotator_id
-            and judge_labels.task = weights.task
+            judge_rows.annotator_id = weights.annotator_id
+            and judge_rows.task = weights.task
     where human_records.record_uuid is null
 
 ),
 
+{# Every row carries every label of its task, so a unit's judges are the same for all its labels. #}
 weighted_votes as (
 
     select
@@ -153,12 +166,30 @@ weighted_votes as (
         record_uuid,
         chunk_id,
         chunk_rank,
-        label,
         cast(count(*) as bigint) as n_judges,
-        sum(vote_weight * (2 * label_value - 1)) as vote_score
+        {%- for label in labels %}
+        sum(vote_weight * (2 * {{ label }} - 1)) as vote_score_{{ label }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
 
-    from unlabelled_judge_labels
-    group by task, record_uuid, chunk_id, chunk_rank, label
+    from unlabelled_judge_rows
+    group by task, record_uuid, chunk_id, chunk_rank
+
+),
+
+label_votes as (
+
+    select
+        weighted_votes.task,
+        weighted_votes.record_uuid,
+        weighted_votes.chunk_id,
+        weighted_votes.chunk_rank,
+        task_labels.label,
+        weighted_votes.n_judges,
+        {{ ragmart_label_value('task_labels.label', 'weighted_votes.vote_score_{label}') | indent(8) }} as vote_score
+
+    from weighted_votes
+    inner join task_labels
+        on weighted_votes.task = task_labels.task
 
 ),
 
@@ -177,7 +208,7 @@ judges_source as (
         vote_score,
         {{ ragmart_weighted_vote('vote_score') }} is not null as is_resolved
 
-    from weighted_votes
+    from label_votes
 
 ),
 

@@ -7,9 +7,10 @@
 -#}
 with
 
-judge_labels as (
+judge_rows as (
 
-    select * from {{ ref('int_judges__labels') }}
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind in ('LLM', 'CODE')
 
 ),
 
@@ -32,7 +33,7 @@ judge_tasks as (
         annotator_kind,
         task
 
-    from judge_labels
+    from judge_rows
 
 ),
 
