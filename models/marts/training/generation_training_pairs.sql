@@ -48,8 +48,8 @@ texts as (
     select
         human_rows.record_uuid,
         human_rows.unit_chunk_key,
-        min({{ ragmart_collate_binary(ragmart_clean_text('input_rows.query')) }}) as unit_text,
-        min({{ ragmart_collate_binary(ragmart_clean_text('input_rows.answer')) }}) as unit_text_pair,
+        {{ ragmart_min_binary(ragmart_clean_text('input_rows.query')) }} as unit_text,
+        {{ ragmart_min_binary(ragmart_clean_text('input_rows.answer')) }} as unit_text_pair,
         count(*) as n_annotators
 
     from human_rows
