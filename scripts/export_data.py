@@ -12,17 +12,32 @@ which annotators, which mistakes); this module says how a value, a row and a fol
   ``relabelled``), and the valid label vectors one flip away (``neighbours``), all from the task
   spec's labels and logical constraints;
 * rows: one export row by column name (``export_row``), whose label cells are spelt on the way;
-* folders: the exports, annotators.csv and records.csv of one data set (``write_folder``).
+* folders: the exports, annotators.csv and records.csv of one data set (``write_folder``);
+* random data sets: their parameters (``Scenario``: voters, label prevalences and flips,
+  adjudicators, judges, chunks, and how often a submission is re-submitted, duplicated or spoilt)
+  and their rows (``scenario_exports``), with a constraint broken on purpose (``violated``).
 """
 
 from __future__ import annotations
 
 import csv
+import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
-from export_schema import COLUMNS, FILES, LABELS, TASKS, labels_valid, made_valid, write_csv  # scripts/, beside this file
+from export_schema import (  # scripts/, beside this file
+    COLUMNS,
+    CONSTRAINTS,
+    FILES,
+    LABELS,
+    REQUIRED,
+    TASKS,
+    labels_valid,
+    made_valid,
+    write_csv,
+)
 
 # --------------------------------------------------------------------------------------------- cells
 # The spellings of a boolean label that every export may use (docs/rules.md, Booleans): name ->
@@ -218,3 +233,195 @@ def _check_round_trip(path: Path, columns: Sequence[str], rows: list) -> None:
         raise RuntimeError(f"{path}: the file does not read back as the rows written")
     if b"\r" in path.read_bytes():
         raise RuntimeError(f"{path}: a carriage return was written")
+
+
+# ----------------------------------------------------------------------------------------- scenarios
+# What dbt's seed loader reads as NULL: an empty cell in seeds mode, a text (an invalid value) when the
+# exports are read as files.
+NULL_WORDS = ["null", "NULL", " Null "]
+
+# The ways a scenario spoils one cell of a row (a kind drawn per spoilt row; twice as often a label).
+SPOILS = ["missing", "boolean", "boolean", "timestamp", "language", "task", "constraint", "rank",
+          "can_answer", "null"]
+
+
+def violated(task: str, labels: Mapping[str, int], rng) -> dict:
+    """The labels (by name) with one logical constraint of the task broken, drawn at random when the
+    task has several, and the others kept."""
+    constraints = CONSTRAINTS[task]
+    _, antecedent, other, kind = constraints[int(rng.random() * len(constraints))] \
+        if len(constraints) > 1 else constraints[0]
+    return made_valid(task, {**labels, antecedent: 1}) | {other: 0 if kind == "implies" else 1}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The parameters of a random data set (``scenario_exports``): who labels a record, how its
+    units' labels are drawn and voted, and how often a submission is re-submitted, duplicated or
+    spoilt. Counts are drawn uniformly from their sequences."""
+
+    labels: Mapping[str, Mapping[str, tuple[float, float]]]   # task -> label -> (prevalence, flip per vote)
+    voters: Sequence[str]                   # the voters a record's voters are drawn from
+    n_voters: Sequence[int]                 # how many voters a record has
+    adjudicators: Sequence[str] = ()
+    adjudicated: tuple[float, float] = (0.0, 0.0)   # P(a unit is adjudicated): voters disagree / agree
+    adjudications: Sequence[int] = (1,)     # rows of an adjudicated unit
+    judges: Sequence[str] = ()
+    judged: float = 0.0                     # P(a judge labels a unit)
+    judge_flip: float | None = None         # per label; None: the voters' flips
+    chunks: Sequence[int] = (1,)            # retrieval: chunks of a record
+    rank_gaps: float = 0.0                  # P(a record's chunk ranks leave gaps)
+    rank_conflicts: float = 0.0             # P(a voter of the record ranks its first chunk one lower)
+    skipped: float = 0.0                    # P(one of several voters leaves a chunk out)
+    queries: int = 0                        # records ask one of this many queries (0: each its own)
+    resubmitted: float = 0.06               # an older submission precedes the row
+    duplicated: float = 0.02                # a same-instant copy (maybe with a bad language)
+    conflicting: float = 0.02               # a same-instant row with other labels
+    spoilt: float = 0.05                    # one bad cell (SPOILS)
+    other_language: float = 0.03            # a row in the record's other language
+    languages: Mapping[str, int] = field(default_factory=lambda: {"de": 45, "en": 45, "": 10})
+    spellings: Sequence[str] = ("tf", "cap", "num", "yn", "y_n", "short_upper", "odd_padding")
+    respelt: float = 0.2                    # P(a label not spelt "tf")
+    styles: Sequence[tuple] = (("T", "Z", "trim"),) * 2 + (
+        ("T", "", "trim"), ("T", "+02:00", "trim"), ("T", "-05:00", "trim"), ("T", "+00:00", "trim"),
+        ("T", "+05:30", "trim"), (" ", "Z", "trim"))
+    start: datetime = datetime(2025, 3, 1, tzinfo=UTC)
+    days: int = 20                          # a record's first votes fall in these days after start
+
+
+def scenario_exports(scenario: Scenario, records: Mapping[str, Sequence[str]], seed: int) -> dict:
+    """The export rows (by column name) of a random data set: for each task, the records given, in
+    their order, labelled as ``scenario`` says, drawn from ``random.Random(seed)``."""
+    writer = _ScenarioWriter(scenario, random.Random(seed))
+    return {task: writer.task_rows(task, ids) for task, ids in records.items()}
+
+
+class _ScenarioWriter:
+    def __init__(self, scenario: Scenario, rng: random.Random):
+        self.s, self.r = scenario, rng
+
+    def task_rows(self, task: str, record_ids: Sequence[str]) -> list[dict]:
+        rows: list[dict] = []
+        for i, rec in enumerate(record_ids):
+            self.record(rows, task, i, rec)
+        return rows
+
+    def record(self, rows: list, task: str, i: int, rec: str) -> None:
+        s, r = self.s, self.r
+        lang = r.choices(list(s.languages), weights=list(s.languages.values()))[0]
+        base = s.start + timedelta(minutes=r.randint(0, 60 * 24 * s.days))
+        voters = r.sample(list(s.voters), r.choice(s.n_voters))
+        query = i % s.queries if s.queries else rec
+        if task != "retrieval":
+            cells = {"query": f"question {query}?", "answer": f"answer {rec} [1]"}
+            if task == "grounding":
+                cells["context_set"] = f"ctx {rec} [SEP] ctx {rec}-2"
+            self.unit(rows, task, rec, voters, lang, base, cells)
+            return
+        n = r.choice(s.chunks)
+        ranks = sorted(r.sample(range(1, n + 4), n)) if r.random() < s.rank_gaps else range(1, n + 1)
+        conflict = r.choice(voters) if r.random() < s.rank_conflicts else None
+        for j, rank in enumerate(ranks):
+            cid = f"{rec}-c{j}"
+            cells = {"input_query": f"query {query}, please", "generated_search_query": f"q {query}",
+                     "chunk": f"chunk text {cid}", "chunk_id": cid, "doc_id": f"D{i % 17}",
+                     "chunk_rank": str(rank)}
+            self.unit(rows, task, rec, voters, lang, base, cells,
+                      conflict if j == 0 else None)
+
+    def unit(self, rows, task, rec, voters, lang, base, cells, conflict=None) -> None:
+        s, r = self.s, self.r
+        spec = s.labels[task]
+        truth = made_valid(task, {label: int(r.random() < p) for label, (p, _) in spec.items()})
+        flips = {label: flip for label, (_, flip) in spec.items()}
+        votes = set()
+        for ann in voters:
+            if len(voters) > 1 and r.random() < s.skipped:
+                continue
+            vote = flipped(task, truth, r, flips)
+            votes.add(ordered(task, vote))
+            own = dict(cells)
+            if task == "retrieval":
+                rank = int(cells["chunk_rank"]) + (ann == conflict)
+                own["chunk_rank"] = str(rank) if r.random() < 0.9 else f" {rank} "
+                own["can_answer"] = r.choice(["true", "false", "", "yes"])
+            self.submit(rows, task, rec, ann, self.instant(base), vote, self.language(lang), own)
+        if s.adjudicators and r.random() < s.adjudicated[0 if len(votes) > 1 else 1]:
+            for _ in range(r.choice(s.adjudications)):
+                self.submit(rows, task, rec, r.choice(s.adjudicators),
+                            self.instant(base + timedelta(days=2)), flipped(task, truth, r, flips),
+                            lang, cells, spoil=False)
+        if s.judges and r.random() < s.judged:
+            flip = flips if s.judge_flip is None else s.judge_flip
+            self.submit(rows, task, rec, r.choice(s.judges), self.instant(base + timedelta(days=1)),
+                        flipped(task, truth, r, flip), self.language(lang), cells)
+
+    # ------------------------------------------------------------------ cells
+    def language(self, lang: str) -> str:
+        if lang and self.r.random() < self.s.other_language:
+            return "en" if lang == "de" else "de"
+        return lang
+
+    def instant(self, base: datetime) -> datetime:
+        micro = self.r.choice([0, 0, 0, 500000, 123456])
+        return base + timedelta(seconds=self.r.randint(0, 86400), microseconds=micro)
+
+    def row(self, task, rec, ann, instant, labels, lang, cells) -> dict:
+        r = self.r
+        spelling = r.choice(self.s.spellings) if r.random() < self.s.respelt else "tf"
+        return export_row(task, labels, spelling, record_uuid=rec, annotator_id=ann, language=lang,
+                          notes=r.choice(["", "", "ok", "checked, twice", 'said "fine"']),
+                          created_at=timestamp(instant, r.choice(self.s.styles)), **cells)
+
+    # ------------------------------------------------------------------ submissions
+    def submit(self, rows, task, rec, ann, instant, labels, lang, cells, spoil=True) -> None:
+        """One submission and, at random, its history, its duplicate or a bad cell."""
+        s, r = self.s, self.r
+        row = self.row(task, rec, ann, instant, labels, lang, cells)
+        fate = r.random()
+        if fate < s.resubmitted:
+            older = instant - timedelta(minutes=r.randint(1, 900))
+            old_labels = flipped(task, labels, r, 0.2)
+            old = self.row(task, rec, ann, older, old_labels, lang, cells)
+            if r.random() < 0.3:
+                self.spoil(old, task, old_labels)
+            rows += [old, row]
+        elif (fate := fate - s.resubmitted) < s.duplicated:
+            copy = dict(row, notes="resubmitted")
+            if r.random() < 0.5:
+                copy["language"] = "fr"
+            rows += r.sample([row, copy], 2)
+        elif (fate := fate - s.duplicated) < s.conflicting:
+            other = dict(labels)
+            while ordered(task, other) == ordered(task, labels):
+                other = flipped(task, labels, r, 1 / len(labels))
+            rows += [row, self.row(task, rec, ann, instant, other, lang, cells)]
+        else:
+            if spoil and fate - s.conflicting < s.spoilt:
+                self.spoil(row, task, labels)
+            rows.append(row)
+
+    def spoil(self, row: dict, task: str, values: Mapping[str, int]) -> None:
+        """One bad cell of a row whose labels are ``values`` (a kind of SPOILS; a kind that does not
+        apply to the task spoils the language)."""
+        r = self.r
+        kind = r.choice(SPOILS)
+        labels = LABELS[task]
+        if kind == "constraint" and CONSTRAINTS[task]:
+            row.update({label: boolean(v) for label, v in violated(task, values, r).items()})
+        elif kind in ("boolean", "constraint"):
+            row[r.choice(labels)] = r.choice(BAD_CELLS["boolean"])
+        elif kind == "missing":
+            row[r.choice(REQUIRED[task])] = r.choice(BAD_CELLS["blank"])
+        elif kind == "null":
+            row[r.choice([*labels, "language", REQUIRED[task][4]])] = r.choice(NULL_WORDS)
+        elif kind in ("timestamp", "language"):
+            row["created_at" if kind == "timestamp" else "language"] = r.choice(BAD_CELLS[kind])
+        elif kind == "task":
+            row["task"] = r.choice([t for t in TASKS if t != task] + [task.capitalize()])
+        elif kind == "rank" and task == "retrieval":
+            row["chunk_rank"] = r.choice(BAD_CELLS["rank"])
+        elif kind == "can_answer" and task == "retrieval":
+            row["can_answer"] = r.choice(BAD_CELLS["boolean"])
+        else:
+            row["language"] = r.choice(BAD_CELLS["language"])

@@ -12,8 +12,11 @@ reference package (tests/python/reference/), never here. The data sets:
 * ``generation_row`` / ``write_generation_case``: the hand-made generation cases of the
   agreement and protocol tests.
 
+Each is a set of parameters of the writer's random data sets (``export_data.Scenario``) plus the
+cases that are data (records.csv rows, the judges' hand-made records).
+
 ``generate(out_dir, seed=...)`` writes retrieval/grounding/generation annotation CSVs and
-annotators.csv: a few hundred records per family, 2-3 human annotators each, disagreements,
+annotators.csv: a few hundred records per family, 1-3 human annotators each, disagreements,
 adjudications, LLM/CODE judge rows, an annotator missing from annotators.csv, timestamps in
 mixed formats and offsets, older submissions (superseded), same-instant duplicates (agreeing
 and conflicting), rank conflicts, and a few percent of bad cells (missing, invalid booleans
@@ -35,20 +38,18 @@ from __future__ import annotations
 import csv
 import random
 import sys
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import reference as R
-from export_data import boolean, export_row, flipped, named, ordered, timestamp, write_folder
-from export_schema import (  # scripts/, on pytest's pythonpath
-    COLUMNS,
-    CONSTRAINTS,
-    LABELS,
-    REQUIRED,
-    labels_valid,
-    made_valid,
-    write_csv,
+from export_data import (  # scripts/, on pytest's pythonpath
+    Scenario,
+    export_row,
+    flipped,
+    scenario_exports,
+    violated,
+    write_folder,
 )
+from export_schema import COLUMNS, labels_valid, made_valid, write_csv
 from reference import agreement as A
 from reference import judges as J
 
@@ -61,234 +62,24 @@ ANNOTATORS = [
     ("rule_judge", "CODE", "annotator", "rule judge"),
 ]
 VOTERS = ["a1", "a2", "a3", "a4", "a5", "ext_guest"]   # ext_guest: not in annotators.csv
-SPELLINGS = ["tf", "cap", "num", "yn", "y_n", "short_upper", "odd_padding"]  # names of export_data.BOOLEANS
-# created_at: with "Z", without a zone, with a space and "Z", or at an offset; fractions as written
-STAMP_STYLES = {"Z": ("T", "Z", "trim"), "naive": ("T", "", "trim"), "space": (" ", "Z", "trim"),
-                **{zone: ("T", zone, "trim") for zone in ("+02:00", "-05:00", "+00:00", "+05:30")}}
-BASE = datetime(2025, 3, 1, tzinfo=UTC)
-# Records ask one of this many queries per family, so that the runs share queries (pairs of the
-# run comparison) and a run may hold several records of one query.
-N_QUERIES = 70
 
-
-class Gen:
-    def __init__(self, seed: int):
-        self.r = random.Random(seed)
-
-    # ------------------------------------------------------------------ cells
-    def boolean(self, v: int) -> str:
-        if self.r.random() < 0.8:
-            return boolean(v)
-        return boolean(v, self.r.choice(SPELLINGS))
-
-    def stamp(self, instant: datetime) -> str:
-        """One of several ISO 8601 spellings of ``instant`` (the fraction is part of it)."""
-        style = self.r.choice(["Z", "Z", "naive", "+02:00", "-05:00", "+00:00", "+05:30",
-                               "space"])
-        return timestamp(instant, STAMP_STYLES[style])
-
-    def instant(self, base: datetime, max_seconds: int) -> datetime:
-        micro = self.r.choice([0, 0, 0, 500000, 123456])
-        return base + timedelta(seconds=self.r.randint(0, max_seconds), microseconds=micro)
-
-    # ------------------------------------------------------------------ corruption
-    def corrupt(self, row: dict, task: str) -> None:
-        kind = self.r.choice(["missing", "bool", "bool", "timestamp", "language", "task",
-                              "constraint", "rank", "can_answer", "nullword"])
-        labels = LABELS[task]
-        if kind == "missing":
-            col = self.r.choice(REQUIRED[task])
-            row[col] = self.r.choice(["", "", "   "])
-        elif kind == "bool":
-            row[self.r.choice(labels)] = self.r.choice(["maybe", "2", "ja", "-", "truee"])
-        elif kind == "nullword":
-            col = self.r.choice(labels + ["language"] + REQUIRED[task][4:5])
-            row[col] = self.r.choice(["null", "NULL", " Null "])
-        elif kind == "timestamp":
-            row["created_at"] = self.r.choice(["2025-03-01", "garbage", "2025-03-32T10:00:00",
-                                               "2025-13-01T10:00:00Z", "01.03.2025 10:00"])
-        elif kind == "language":
-            row["language"] = self.r.choice(["fr", "EN", "deu"])
-        elif kind == "task":
-            row["task"] = self.r.choice([t for t in LABELS if t != task] + ["Retrieval"])
-        elif kind == "rank" and task == "retrieval":
-            row["chunk_rank"] = self.r.choice(["0", "-1", "x", "2.0", "1e3"])
-        elif kind == "can_answer" and task == "retrieval":
-            row["can_answer"] = self.r.choice(["maybe", "unknown", "2"])
-        elif kind == "constraint":
-            if task == "retrieval":
-                opt = self.r.choice([("true", "false", "false"), ("true", "true", "true"),
-                                     ("false", "true", "true"), ("false", "true", "false")])
-                row.update(dict(zip(["topically_relevant", "evidence_sufficient", "misleading"],
-                                    opt)))
-            elif task == "grounding":
-                if self.r.random() < 0.5:
-                    row["contradicted_claim_present"], row["unsupported_claim_present"] = \
-                        "true", "false"
-                else:
-                    row["fabricated_source"], row["source_cited"] = "true", "false"
-                if self.r.random() < 0.3:
-                    row["contradicted_claim_present"], row["unsupported_claim_present"] = \
-                        "true", "false"
-                    row["fabricated_source"], row["source_cited"] = "true", "false"
-            else:
-                row[self.r.choice(labels)] = "perhaps"
-        else:
-            row["language"] = "it"
-
-    # ------------------------------------------------------------------ labels
-    def latent(self, task: str) -> list[int]:
-        r = self.r.random
-        if task == "retrieval":
-            t = int(r() < 0.5)
-            s = int(t and r() < 0.45)
-            m = int((not s) and r() < 0.2)
-            return [t, s, m]
-        if task == "grounding":
-            g = int(r() < 0.7)
-            v = int(r() < 0.4)
-            x = int(v and r() < 0.4)
-            z = int(r() < 0.6)
-            f = int(z and r() < 0.3)
-            return [g, v, x, z, f]
-        return [int(r() < 0.8), int(r() < 0.85), int(r() < 0.7), int(r() < 0.3),
-                int(r() < 0.1)]
-
-    def consistent(self, task: str, lab: list[int]) -> list[int]:
-        """The labels (in the spec's order) with every logical constraint set right."""
-        return list(ordered(task, made_valid(task, named(task, lab))))
-
-    def noisy(self, task: str, lab: list[int], p: float = 0.15) -> list[int]:
-        lab = list(lab)
-        if self.r.random() < p:
-            i = self.r.randrange(len(lab))
-            lab[i] = 1 - lab[i]
-        return self.consistent(task, lab)
-
-    # ------------------------------------------------------------------ rows
-    def make_row(self, task, rec, ann, instant, lab, lang, extra) -> dict:
-        notes = self.r.choice(["", "", "ok", "checked, twice", 'said "fine"'])
-        created_at = self.stamp(instant)
-        return export_row(task, record_uuid=rec, annotator_id=ann, language=lang, notes=notes,
-                          created_at=created_at, **extra,
-                          **{c: self.boolean(v) for c, v in zip(LABELS[task], lab)})
-
-    def emit(self, rows, task, rec, ann, instant, lab, lang, extra, allow_bad=True):
-        """Append one submission plus, at random, its history / duplicates / corruption."""
-        row = self.make_row(task, rec, ann, instant, lab, lang, extra)
-        fate = self.r.random()
-        if fate < 0.06:      # an older submission, maybe bad itself, superseded
-            old = self.make_row(task, rec, ann, instant - timedelta(minutes=self.r.randint(1, 900)),
-                                self.noisy(task, lab, 0.8), lang, extra)
-            if self.r.random() < 0.3:
-                self.corrupt(old, task)
-            rows.append(old)
-            rows.append(row)
-        elif fate < 0.08:    # agreeing duplicate at the same instant, maybe with a bad cell
-            dup = dict(row)
-            dup["notes"] = "resubmitted"
-            if self.r.random() < 0.5:
-                dup["language"] = "fr"
-            rows.extend(self.r.sample([row, dup], 2))
-        elif fate < 0.10:    # conflicting duplicate: same instant, other text, other labels
-            lab2 = list(lab)
-            i = self.r.randrange(len(lab2))
-            lab2[i] = 1 - lab2[i]
-            lab2 = self.consistent(task, lab2)
-            if lab2 == list(lab):
-                lab2 = list(lab)
-                lab2[-1] = 1 - lab2[-1]
-                lab2 = self.consistent(task, lab2)
-            dup = self.make_row(task, rec, ann, instant, lab2, lang, extra)
-            rows.extend([row, dup])
-        elif allow_bad and fate < 0.15:
-            self.corrupt(row, task)
-            rows.append(row)
-        else:
-            rows.append(row)
-
-    def lang(self) -> str:
-        return self.r.choices(["de", "en", ""], weights=[45, 45, 10])[0]
-
-    def other_lang(self, lang: str) -> str:
-        return "en" if lang == "de" else "de"
-
-    # ------------------------------------------------------------------ families
-    def retrieval(self, n: int) -> list[dict]:
-        rows: list[dict] = []
-        for i in range(n):
-            rec = f"ret-{i:04d}"
-            lang = self.lang()
-            n_chunks = self.r.randint(1, 8)
-            ranks = sorted(self.r.sample(range(1, n_chunks + 4), n_chunks)) \
-                if self.r.random() < 0.3 else list(range(1, n_chunks + 1))
-            chunks = [(f"{rec}-c{j}", rk) for j, rk in enumerate(ranks)]
-            voters = self.r.sample(VOTERS, self.r.choice([1, 2, 2, 3, 3]))
-            base = BASE + timedelta(minutes=self.r.randint(0, 60 * 24 * 20))
-            conflict_ann = self.r.choice(voters) if self.r.random() < 0.04 else None
-            for cid, rk in chunks:
-                truth = self.latent("retrieval")
-                votes = {}
-                for a in voters:
-                    lab = self.noisy("retrieval", truth)
-                    votes[a] = lab
-                    rank = rk
-                    if a == conflict_ann and cid == chunks[0][0]:
-                        rank = rk + 1
-                    extra = {"input_query": f"query {i % N_QUERIES}, please", "generated_search_query": "q",
-                             "chunk": f"chunk text {cid}", "chunk_id": cid, "doc_id": f"D{i % 17}",
-                             "chunk_rank": str(rank) if self.r.random() < 0.9 else f" {rank} ",
-                             "can_answer": self.r.choice(["true", "false", "", "yes"])}
-                    inst = self.instant(base, 86400)
-                    self.emit(rows, "retrieval", rec, a, inst, lab,
-                              lang if self.r.random() < 0.97 else self.other_lang(lang), extra)
-                disagree = len({tuple(v) for v in votes.values()}) > 1
-                if disagree and self.r.random() < 0.5 or self.r.random() < 0.03:
-                    adj = self.r.choice(["adj1", "adj2"])
-                    extra = {"input_query": f"query {i % N_QUERIES}, please", "chunk": f"chunk text {cid}",
-                             "chunk_id": cid, "chunk_rank": str(rk), "can_answer": ""}
-                    inst = self.instant(base + timedelta(days=2), 86400)
-                    self.emit(rows, "retrieval", rec, adj, inst, self.noisy("retrieval", truth),
-                              lang, extra, allow_bad=False)
-                if self.r.random() < 0.4:
-                    judge = self.r.choice(["llm_judge", "rule_judge"])
-                    extra = {"input_query": f"query {i % N_QUERIES}, please", "chunk": f"chunk text {cid}",
-                             "chunk_id": cid, "chunk_rank": str(rk), "can_answer": ""}
-                    inst = self.instant(base + timedelta(days=1), 86400)
-                    self.emit(rows, "retrieval", rec, judge, inst,
-                              self.noisy("retrieval", truth, 0.3),
-                              lang if self.r.random() < 0.95 else self.other_lang(lang), extra)
-        return rows
-
-    def answer_family(self, task: str, n: int, prefix: str) -> list[dict]:
-        rows: list[dict] = []
-        for i in range(n):
-            rec = f"{prefix}-{i:04d}"
-            lang = self.lang()
-            truth = self.latent(task)
-            voters = self.r.sample(VOTERS, self.r.choice([1, 2, 2, 3, 3]))
-            base = BASE + timedelta(minutes=self.r.randint(0, 60 * 24 * 20))
-            extra = {"query": f"question {i % N_QUERIES}?", "answer": f"answer {i} [1]"}
-            if task == "grounding":
-                extra["context_set"] = f"ctx {i} [SEP] ctx {i + 1}"
-            votes = {}
-            for a in voters:
-                lab = self.noisy(task, truth, 0.3)
-                votes[a] = lab
-                inst = self.instant(base, 86400)
-                self.emit(rows, task, rec, a, inst, lab,
-                          lang if self.r.random() < 0.97 else self.other_lang(lang), extra)
-            if len({tuple(v) for v in votes.values()}) > 1 and self.r.random() < 0.5:
-                for _ in range(self.r.choice([1, 1, 2])):
-                    adj = self.r.choice(["adj1", "adj2"])
-                    inst = self.instant(base + timedelta(days=2), 86400)
-                    self.emit(rows, task, rec, adj, inst, self.noisy(task, truth), lang, extra,
-                              allow_bad=False)
-            if self.r.random() < 0.4:
-                judge = self.r.choice(["llm_judge", "rule_judge"])
-                inst = self.instant(base + timedelta(days=1), 86400)
-                self.emit(rows, task, rec, judge, inst, self.noisy(task, truth, 0.3), lang, extra)
-        return rows
+# The random scenario: label -> (prevalence of the truth, flip probability per vote).
+RANDOM_LABELS = {
+    "retrieval": {"topically_relevant": (0.5, 0.05), "evidence_sufficient": (0.25, 0.05),
+                  "misleading": (0.15, 0.05)},
+    "grounding": {"support_present": (0.7, 0.06), "unsupported_claim_present": (0.4, 0.06),
+                  "contradicted_claim_present": (0.16, 0.06), "source_cited": (0.6, 0.06),
+                  "fabricated_source": (0.18, 0.06)},
+    "generation": {"proper_action": (0.8, 0.06), "response_on_topic": (0.85, 0.06),
+                   "helpful": (0.7, 0.06), "incomplete": (0.3, 0.06), "unsafe_content": (0.1, 0.06)},
+}
+# 1-3 voters per record, adjudication mostly where they disagree, judges of both kinds, 1-8 chunks
+# with rank gaps and conflicts, and records asking one of 70 queries per family, so that the runs
+# share queries (pairs of the run comparison) and a run may hold several records of one query.
+RANDOM = Scenario(labels=RANDOM_LABELS, voters=VOTERS, n_voters=[1, 2, 2, 3, 3],
+                  adjudicators=["adj1", "adj2"], adjudicated=(0.5, 0.03), adjudications=[1, 1, 2],
+                  judges=["llm_judge", "rule_judge"], judged=0.4, judge_flip=0.1,
+                  chunks=range(1, 9), rank_gaps=0.3, rank_conflicts=0.04, queries=70)
 
 
 def generation_row(rec: str, ann: str, when: str, helpful: str = "true", **labels) -> dict:
@@ -331,15 +122,11 @@ def records_rows(record_ids: list[str], seed: int) -> list[dict]:
 
 def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding: int = 250,
              n_generation: int = 250) -> Path:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    g = Gen(seed)
-    exports = {"retrieval": g.retrieval(n_retrieval),
-               "grounding": g.answer_family("grounding", n_grounding, "grd"),
-               "generation": g.answer_family("generation", n_generation, "gen")}
-    record_ids = ([f"ret-{i:04d}" for i in range(n_retrieval)] + [f"grd-{i:04d}" for i in range(n_grounding)]
-                  + [f"gen-{i:04d}" for i in range(n_generation)])
-    return write_folder(out, exports, ANNOTATORS, records_rows(record_ids, seed + 1))
+    records = {"retrieval": [f"ret-{i:04d}" for i in range(n_retrieval)],
+               "grounding": [f"grd-{i:04d}" for i in range(n_grounding)],
+               "generation": [f"gen-{i:04d}" for i in range(n_generation)]}
+    return write_folder(out_dir, scenario_exports(RANDOM, records, seed), ANNOTATORS,
+                        records_rows([rec for ids in records.values() for rec in ids], seed + 1))
 
 
 # --------------------------------------------------------------------------- the agreement scenario
@@ -396,77 +183,29 @@ RARE_LABELS = {("generation", "unsafe_content"), ("grounding", "fabricated_sourc
                ("retrieval", "misleading")}
 
 
-def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
+# 1-4 voters per unit (a voter of several sometimes leaves a chunk out), adjudicators and judges
+# on some units whatever the votes, 1-4 chunks per retrieval record.
+AGREEMENT = Scenario(labels=GEN_LABELS, voters=VOTERS, n_voters=[1, 1, 2, 2, 2, 3, 3, 4],
+                     adjudicators=["adj1", "adj2"], adjudicated=(0.2, 0.2),
+                     judges=["llm_judge", "rule_judge"], judged=0.3, chunks=range(1, 5), skipped=0.15)
+
+
+def agreement_scenario(out_dir, seed: int = 12, n_records: int = 320) -> Path:
     """Annotation seeds with 1-4 voters per unit, plus annotators.csv and records.csv.
 
     Record ids are shared by the three families (a record can be tier_b in one family and
-    tier_a in another when it is absent from records.csv).  Rows go through
-    ``Gen.emit`` (older submissions, same-instant duplicates, bad cells), so the
+    tier_a in another when it is absent from records.csv). The rows are re-submitted,
+    duplicated and spoilt as the writer's scenarios are (export_data.Scenario), so the
     accepted votes are a subset of what was drawn; the perfect-agreement labels are drawn
     without noise, so every accepted vote equals the unit's truth.  records.csv also puts
     about two records in three of its rows into the evaluation runs ``v1`` and ``v2`` (by the
     record id, so that duplicates agree; the others, and the records without a row, are in the
     default run), so that the per-run marts are compared over several runs."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    g = Gen(seed)
-    r = g.r
+    r = random.Random(seed)
     rec_ids = [f"rec-{i:04d}" for i in range(n_records)]
-
-    def draw(task):
-        lab = [int(r.random() < p) for p, _ in GEN_LABELS[task].values()]
-        return g.consistent(task, lab)
-
-    def vote(task, truth):
-        flips = {label: flip for label, (_, flip) in GEN_LABELS[task].items()}
-        fixed = list(ordered(task, flipped(task, named(task, truth), r, flips)))
-        for i, name in enumerate(GEN_LABELS[task]):
-            if (task, name) in PERFECT_LABELS:
-                assert fixed[i] == truth[i]
-        return fixed
-
-    def n_voters():
-        return r.choice([1, 1, 2, 2, 2, 3, 3, 4])
-
-    rows = {"retrieval": [], "grounding": [], "generation": []}
-    for task in ("grounding", "generation"):
-        for rid in r.sample(rec_ids, int(n_records * 0.85)):
-            truth = draw(task)
-            base = BASE + timedelta(minutes=r.randint(0, 60 * 24 * 20))
-            extra = {"query": f"question {rid}?", "answer": f"answer {rid}"}
-            if task == "grounding":
-                extra["context_set"] = f"ctx {rid}"
-            lang = g.lang()
-            for a in r.sample(VOTERS, n_voters()):
-                g.emit(rows[task], task, rid, a, g.instant(base, 86400), vote(task, truth),
-                       lang, extra)
-            if r.random() < 0.2:
-                g.emit(rows[task], task, rid, r.choice(["adj1", "adj2"]),
-                       g.instant(base + timedelta(days=2), 86400), vote(task, truth), lang,
-                       extra, allow_bad=False)
-            if r.random() < 0.3:
-                g.emit(rows[task], task, rid, r.choice(["llm_judge", "rule_judge"]),
-                       g.instant(base + timedelta(days=1), 86400), vote(task, truth), lang,
-                       extra, allow_bad=False)
-    for rid in r.sample(rec_ids, int(n_records * 0.45)):
-        lang = g.lang()
-        base = BASE + timedelta(minutes=r.randint(0, 60 * 24 * 20))
-        voters = r.sample(VOTERS, n_voters())
-        for j in range(r.randint(1, 4)):
-            cid, rank = f"{rid}-c{j}", j + 1
-            truth = draw("retrieval")
-            # a voter of the record sometimes skips a chunk (units with fewer votes)
-            chunk_voters = [a for a in voters if len(voters) == 1 or r.random() < 0.85]
-            extra = {"input_query": f"query {rid}", "chunk": f"text {cid}", "chunk_id": cid,
-                     "chunk_rank": str(rank), "can_answer": ""}
-            for a in chunk_voters:
-                g.emit(rows["retrieval"], "retrieval", rid, a, g.instant(base, 86400),
-                       vote("retrieval", truth), lang, extra)
-            if r.random() < 0.25:
-                g.emit(rows["retrieval"], "retrieval", rid, r.choice(["llm_judge", "adj1"]),
-                       g.instant(base + timedelta(days=1), 86400), vote("retrieval", truth),
-                       lang, extra, allow_bad=False)
-
+    records = {task: r.sample(rec_ids, int(n_records * share))
+               for task, share in (("grounding", 0.85), ("generation", 0.85), ("retrieval", 0.45))}
+    rows = scenario_exports(AGREEMENT, records, seed)
 
     # records.csv: the fixed cases first (each on several records), then random rows;
     # ~30 % of the records are absent; some rows are bad or duplicated.
@@ -498,7 +237,7 @@ def agreement_scenario(out_dir, seed: int = 7, n_records: int = 320) -> Path:
         pos += 1
     rec_rows.append(("rec-not-annotated", "factual_qa", "", "", ""))
     r.shuffle(rec_rows)
-    return write_folder(out, rows, ANNOTATORS,
+    return write_folder(out_dir, rows, ANNOTATORS,
                         [[*row, _run_of(row[0]), r.choice(["", "from routing export"])] for row in rec_rows],
                         records_columns=[*COLUMNS["records"], "run_id", "notes"])
 
@@ -549,10 +288,6 @@ def judge_row(task: str, unit: tuple, ann: str, when: str, labels: dict, rank=No
                  **({"context_set": f"ctx {unit[0]}"} if task == "grounding" else {})}
     return export_row(task, labels, record_uuid=unit[0], annotator_id=ann, language="", created_at=when,
                       notes="judge", **texts)
-
-
-def _valid(task: str, lab: dict) -> bool:
-    return labels_valid(task, lab)
 
 
 # The hand-made part: generation (and one grounding) records ``hand-r*`` with their own judges
@@ -653,24 +388,6 @@ def _vote_rows() -> list[dict]:
     return out
 
 
-def _fix(task: str, lab: dict) -> dict:
-    """Make judge labels pass the row constraints (so that the row is accepted)."""
-    return made_valid(task, lab)
-
-
-def _violate(r, task: str, lab: dict) -> dict:
-    """Break one implication of the task, at random when it has several (repair sets the consequent
-    to 1; reject rejects the row); the task's other constraints stay kept."""
-    implications = [(antecedent, other) for _, antecedent, other, kind in CONSTRAINTS[task] if kind == "implies"]
-    antecedent, other = implications[int(r.random() * len(implications))] if len(implications) > 1 \
-        else implications[0]
-    return made_valid(task, {**lab, antecedent: 1}) | {other: 0}
-
-
-def _noisy(r, task: str, truth: dict, flip: float) -> dict:
-    return flipped(task, truth, r, flip)
-
-
 JONLY_JUDGES = {  # judge -> (probability of a row on a unit of a judge-only record, flip)
     "judge_good": (0.8, 0.08), "judge_weak": (0.6, 0.25), "llm_judge": (0.4, 0.1),
     "judge_oracle": (0.25, 0.0), "judge_zeros": (0.3, None), "rule_judge": (0.3, 0.15),
@@ -692,13 +409,13 @@ def _judge_only_rows(r, task: str, n: int) -> list[dict]:
         else:
             units = [((rec,), None)]
         for unit, rank in units:
-            truth = _fix(task, {c: int(r.random() < 0.5) for c in labels})
+            truth = made_valid(task, {c: int(r.random() < 0.5) for c in labels})
             chosen = [j for j, (p, _) in JONLY_JUDGES.items() if r.random() < p]
             if not chosen:
                 chosen = [r.choice(list(JONLY_JUDGES))]
             for j in chosen:
                 flip = JONLY_JUDGES[j][1]
-                lab = {c: 0 for c in labels} if flip is None else _noisy(r, task, truth, flip)
+                lab = {c: 0 for c in labels} if flip is None else flipped(task, truth, r, flip)
                 rows.append(judge_row(task, unit, j, JUDGE_STAMP, lab, rank))
     return rows
 
@@ -767,7 +484,7 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
             truth = {c: (info["labels"][c] if info["method"][c] != "tied" else 0)
                      for c in labels}
             rows = new[task]
-            if r.random() < 0.6 and _valid(task, truth):
+            if r.random() < 0.6 and labels_valid(task, truth):
                 if i % 23 == 0:
                     wrong = {c: 1 - v for c, v in truth.items()}
                     rows.append(judge_row(task, unit, "judge_oracle", "2025-04-14T12:00:00Z",
@@ -796,11 +513,11 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
                      for c, v in info["labels"].items()}
             if good_records.setdefault((task, unit[0]), r2.random() < 0.7):
                 rows.append(judge_row(task, unit, "judge_good", JUDGE_STAMP,
-                                      _noisy(r2, task, guess, 0.08), rank))
+                                      flipped(task, guess, r2, 0.08), rank))
             if r2.random() < 0.5:
-                weak = _noisy(r2, task, guess, 0.2)
+                weak = flipped(task, guess, r2, 0.2)
                 if task != "generation" and r2.random() < 0.15:
-                    weak = _violate(r2, task, weak)     # repaired under constraint_policy
+                    weak = violated(task, weak, r2)     # repaired under constraint_policy
                 rows.append(judge_row(task, unit, "judge_weak", JUDGE_STAMP, weak, rank))
     new["generation"].append(judge_row("generation", ("judge-only-record",), "judge_oracle",
                                        JUDGE_STAMP, {c: 1 for c in _GEN_BASE}))

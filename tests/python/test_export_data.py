@@ -15,7 +15,9 @@ import reference as R
 from export_data import (
     BAD_CELLS,
     BOOLEANS,
+    NULL_WORDS,
     STYLES,
+    Scenario,
     berlin_offset,
     boolean,
     export_row,
@@ -24,10 +26,12 @@ from export_data import (
     labels_with,
     neighbours,
     relabelled,
+    scenario_exports,
     timestamp,
+    violated,
     write_folder,
 )
-from export_schema import COLUMNS, FILES, LABELS, TASKS, labels_valid
+from export_schema import COLUMNS, CONSTRAINTS, FILES, LABELS, TASKS, labels_valid
 
 # Berlin's summer time in the years of INSTANTS, from the published calendar: (start, end), 01:00 UTC
 BERLIN_SUMMER = {2025: (datetime(2025, 3, 30, 1, tzinfo=UTC), datetime(2025, 10, 26, 1, tzinfo=UTC)),
@@ -140,3 +144,49 @@ def test_flipped_votes_keep_the_constraints():
     assert flipped("retrieval", truth, rng, only_misleading) == {**truth, "misleading": 1}
     votes = [flipped("grounding", dict.fromkeys(LABELS["grounding"], 0), rng, 0.5) for _ in range(500)]
     assert all(labels_valid("grounding", v) for v in votes)
+
+
+@pytest.mark.parametrize("task", [t for t in TASKS if CONSTRAINTS[t]])
+def test_violated_breaks_exactly_one_constraint(task):
+    rng = random.Random(8)
+    for vector in neighbours(task):
+        labels = violated(task, dict(zip(LABELS[task], vector)), rng)
+        broken = [code for code, antecedent, other, kind in CONSTRAINTS[task]
+                  if labels[antecedent] == 1 and labels[other] == (0 if kind == "implies" else 1)]
+        assert len(broken) == 1, (vector, labels)
+
+
+CLEAN = {task: {label: (0.5, 0.1) for label in LABELS[task]} for task in TASKS}
+
+
+def _statuses(folder) -> dict:
+    ref = R.compute(folder, accepted_languages=["de", "en"])
+    return {task: ref.counts(task) for task in TASKS}
+
+
+def test_a_scenario_without_mistakes_is_accepted_whole(tmp_path):
+    clean = Scenario(labels=CLEAN, voters=["a1", "a2", "a3"], n_voters=[1, 2, 3], adjudicators=["adj"],
+                     adjudicated=(1.0, 0.0), judges=["llm"], judged=0.5, chunks=[1, 2, 5], rank_gaps=0.5,
+                     resubmitted=0, duplicated=0, conflicting=0, spoilt=0)
+    records = {task: [f"{task}-{i}" for i in range(60)] for task in TASKS}
+    exports = scenario_exports(clean, records, seed=3)
+    assert exports == scenario_exports(clean, records, seed=3)          # reproducible from the seed
+    assert exports != scenario_exports(clean, records, seed=4)
+    write_folder(tmp_path, exports, [(a, "HUMAN", "annotator", "") for a in ("a1", "a2", "a3", "adj")]
+                 + [("llm", "LLM", "annotator", "")], check=True)
+    for task, counts in _statuses(tmp_path).items():
+        assert set(counts) == {"accepted"} and counts["accepted"] == len(exports[task]), (task, counts)
+        assert {r["record_uuid"] for r in exports[task]} == set(records[task])
+    ranks = {int(r["chunk_rank"]) for r in exports["retrieval"]}
+    assert max(ranks) > 5                                               # rank gaps
+
+
+def test_a_scenarios_mistakes_are_rejected_or_superseded(tmp_path):
+    messy = Scenario(labels=CLEAN, voters=["a1", "a2"], n_voters=[2], chunks=[2],
+                     resubmitted=0.2, duplicated=0.1, conflicting=0.1, spoilt=0.3)
+    exports = scenario_exports(messy, {task: [f"r{i}" for i in range(150)] for task in TASKS}, seed=5)
+    write_folder(tmp_path, exports, [("a1", "HUMAN", "annotator", ""), ("a2", "HUMAN", "annotator", "")])
+    for task, counts in _statuses(tmp_path).items():
+        assert counts["superseded"] > 0 and counts["rejected"] > 0 and counts["accepted"] > 0, (task, counts)
+    cells = {v for rows in exports.values() for r in rows for v in r.values()}
+    assert cells & set(NULL_WORDS) and cells & set(BAD_CELLS["boolean"])
