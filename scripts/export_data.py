@@ -6,7 +6,8 @@ scenarios (tests/python/generate.py) and its hand-made edge cases
 (tests/python/fixtures/make_edge_cases.py). Each of them decides what to write (which records,
 which annotators, which mistakes); this module says how a value, a row and a folder are written:
 
-* cells: a label as one of the boolean spellings the exports use (``boolean``), an instant as one
+* cells: a label as one of the boolean spellings the exports use (``boolean``, read back by
+  ``read_boolean``), an instant as one
   of their ISO 8601 styles (``timestamp``), and the deliberately bad cells (``BAD_CELLS``);
 * labels: by name or in the spec's order (``named``, ``ordered``, ``labels_with``,
   ``relabelled``), and the valid label vectors one flip away (``neighbours``), all from the task
@@ -58,6 +59,15 @@ def boolean(value: int | str | None, spelling: str = "tf") -> str:
     if isinstance(value, str):
         return value
     return BOOLEANS[spelling][0 if value else 1]
+
+
+_READ = {cell.strip().lower(): value for true, false in BOOLEANS.values() for value, cell in ((1, true), (0, false))}
+
+
+def read_boolean(cell: str) -> int | None:
+    """A label's cell read back as docs/rules.md reads it (a spelling of BOOLEANS in any case, padded
+    or not): 1, 0, or None for anything else."""
+    return _READ.get(cell.strip().lower())
 
 
 # The ISO 8601 styles of created_at: name -> (separator of date and time, zone, fraction). The zone is

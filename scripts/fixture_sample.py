@@ -48,8 +48,6 @@ FAMILIES = {
     "grounding": ("grounding_annotations.csv", GROUNDING_LABELS),
     "generation": ("generation_annotations.csv", GENERATION_LABELS),
 }
-TRUE_VALUES = {"true", "t", "1", "yes", "y"}
-FALSE_VALUES = {"false", "f", "0", "no", "n"}
 
 # docs/rules.md, Inputs: date, `T` or a space, hh:mm with optional seconds and fraction, optional zone.
 TIMESTAMP = re.compile(
@@ -84,11 +82,6 @@ def parse_timestamp(text: str) -> dt.datetime | None:
         offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
         value -= offset if zone[0] == "+" else -offset
     return value
-
-
-def parse_boolean(text: str) -> int | None:
-    value = text.strip().lower()
-    return 1 if value in TRUE_VALUES else 0 if value in FALSE_VALUES else None
 
 
 def parse_rank(text: str) -> int | None:

@@ -132,7 +132,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 # scripts/, beside this file
-from export_data import BAD_CELLS, BOOLEANS, STYLES, boolean, export_row, is_valid, neighbours, timestamp
+from export_data import (
+    BAD_CELLS,
+    BOOLEANS,
+    STYLES,
+    boolean,
+    export_row,
+    is_valid,
+    neighbours,
+    read_boolean,
+    timestamp,
+)
 from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, write_csv
 
 TEXT_COLUMNS = {
@@ -387,15 +397,6 @@ class Pools:
             p=1 + int(r() * 120), d=1 + int(r() * 28), m=1 + int(r() * 12),
             a=f"{1 + int(r() * 30)}.{int(r() * 1000):03d}", n=2 + int(r() * 11),
             doc=f"{ministry}-{2019 + int(r() * 7)}-{1 + int(r() * 999):04d}")
-
-
-TRUE_SET = {"true", "t", "1", "yes", "y"}
-
-
-def parse_bool(v: str):
-    """1 or 0 for a label value the generator wrote (its spellings are the contract's), else None."""
-    s = v.strip().lower()
-    return 1 if s in TRUE_SET else 0 if s in {"false", "f", "0", "no", "n"} else None
 
 
 # --------------------------------------------------------------------------
@@ -1040,7 +1041,7 @@ class Generator:
         def neutralize(v, col):
             # a label made missing or invalid never stands against an antecedent that is 1
             for _, a, b, _kind in CONSTRAINTS[task]:
-                if b == col and parse_bool(v[c[a]]) == 1:
+                if b == col and read_boolean(v[c[a]]) == 1:
                     set_label(v, a, 0)
 
         def damage(v, what, col=None) -> str:
@@ -1081,7 +1082,7 @@ class Generator:
                 set_label(v, col, x)
 
         def parsed_labels(v):
-            return tuple(parse_bool(v[c[x]]) for x in LABELS[task])
+            return tuple(read_boolean(v[c[x]]) for x in LABELS[task])
 
         def same_instant(v):
             """created_at of the same instant, half of the time written in another form."""
@@ -1143,7 +1144,7 @@ class Generator:
             if rng.random() < 0.3:   # the same labels in another spelling
                 other_t, other_f = SPELLINGS[rng.choice(list(SPELLINGS))]
                 for col in LABELS[task]:
-                    twin[c[col]] = other_t if parse_bool(row[c[col]]) else other_f
+                    twin[c[col]] = other_t if read_boolean(row[c[col]]) else other_f
             options = ["invalid_language", "wrong_task", "missing_text"]
             if task == "retrieval":
                 options += ["invalid_rank", "invalid_boolean_can_answer"]

@@ -88,6 +88,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from export_data import read_boolean
 from fixture_sample import (
     FAMILIES,
     FixtureError,
@@ -97,7 +98,6 @@ from fixture_sample import (
     kind_of,
     load_sample,
     out_folder,
-    parse_boolean,
     parse_rank,
     parse_timestamp,
     publish,
@@ -166,7 +166,7 @@ def features(record: SampleRecord, annotators: dict[str, dict[str, str]]) -> set
             if kind == "HUMAN":
                 if any(not row[label].strip() for label in labels):
                     found.add("empty_value")
-                if any(row[label].strip() and parse_boolean(row[label]) is None for label in labels):
+                if any(row[label].strip() and read_boolean(row[label]) is None for label in labels):
                     found.add("invalid_value")
                 if (annotator_id, unit_of(family, row)) in seen:
                     found.add("resubmission")
@@ -387,7 +387,7 @@ def choice_value(text: str) -> str | None:
     """Yes/No for a boolean-like value, None for an empty one, else the trimmed text itself."""
     if not text.strip():
         return None
-    parsed = parse_boolean(text)
+    parsed = read_boolean(text)
     return text.strip() if parsed is None else "Yes" if parsed else "No"
 
 
@@ -470,7 +470,7 @@ def send_labels(server, admin: Account, records, annotators, task_ids) -> tuple[
             and kind_of(row["annotator_id"], annotators) == "HUMAN"
             and row["annotator_id"].strip() != ADJUDICATOR
             and repeated[(row["annotator_id"].strip(), unit_of(family, row))] == 1
-            and all(parse_boolean(row[label]) is not None for label in FAMILIES[family][1])
+            and all(read_boolean(row[label]) is not None for label in FAMILIES[family][1])
         ),
         "a grounding row of a HUMAN annotator for the multi-choice",
     )
@@ -525,7 +525,7 @@ def send_labels(server, admin: Account, records, annotators, task_ids) -> tuple[
         for label in labels:
             if not row[label].strip():
                 cases["unanswered_controls"] += 1
-            elif parse_boolean(row[label]) is None:
+            elif read_boolean(row[label]) is None:
                 cases["non_boolean_choices"].append(
                     {"family": family, "line": line, "annotator_id": annotator_id, "label": label, "choice": row[label].strip(),
                      "task_id": task_id}

@@ -82,6 +82,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from export_data import read_boolean
 from fixture_sample import (
     FAMILIES,
     FixtureError,
@@ -92,7 +93,6 @@ from fixture_sample import (
     kind_of,
     load_sample,
     out_folder,
-    parse_boolean,
     parse_timestamp,
     publish,
     read_seed,
@@ -158,7 +158,7 @@ def features(record: SampleRecord, annotators: dict[str, dict[str, str]]) -> set
                 found.add("language:" + row["language"].strip())
             if parse_timestamp(row["created_at"]) is None:
                 found.add("invalid_created_at")
-            if any(row[label].strip() and parse_boolean(row[label]) is None for label in labels):
+            if any(row[label].strip() and read_boolean(row[label]) is None for label in labels):
                 found.add("invalid_value")
             unit = (family, annotator_id, row["chunk_id"] if family == "retrieval" else "")
             if unit in seen:
@@ -390,7 +390,7 @@ def annotation_value(text: str, kind: str) -> dict | None:
     """label/score per the annotator's kind; a non-boolean value as its text in label; None if empty."""
     if not text.strip():
         return None
-    parsed = parse_boolean(text)
+    parsed = read_boolean(text)
     if parsed is None:
         return {"label": text.strip()}
     if kind == "HUMAN":

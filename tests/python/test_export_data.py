@@ -25,6 +25,7 @@ from export_data import (
     is_valid,
     labels_with,
     neighbours,
+    read_boolean,
     relabelled,
     scenario_exports,
     timestamp,
@@ -75,7 +76,9 @@ def test_every_boolean_spelling_reads_as_its_value():
     for name, (true, false) in BOOLEANS.items():
         assert (R.parse_bool(boolean(1, name)), R.parse_bool(boolean(0, name))) == (1, 0), name
         assert (true, false) == (boolean(1, name), boolean(0, name))
+        assert (read_boolean(true), read_boolean(false)) == (1, 0), name
     assert boolean(None) == "" and boolean("maybe", "YN") == "maybe"
+    assert all(read_boolean(v) is None for v in BAD_CELLS["boolean"] + BAD_CELLS["blank"] + NULL_WORDS)
 
 
 def test_the_bad_cells_are_bad_under_the_rules():
