@@ -1,4 +1,4 @@
-"""The project's own multi-column generic tests fail where they should: each compiled with
+"""The project's own multi-column and multi-expression generic tests fail where they should: each compiled with
 ``dbt compile --inline`` (its default implementation) and run on DuckDB tables with and without
 bad values, with and without ``row_condition``."""
 
@@ -15,6 +15,7 @@ TESTS = {
     "between": "default__test_expect_columns_values_to_be_between('cells', ['a', 'c'], 0, 1, {condition})",
     "in_set": "default__test_expect_columns_values_to_be_in_set('cells', ['a', 'c'], [0, 1], false, {condition})",
     "in_set_quoted": "default__test_expect_columns_values_to_be_in_set('cells', ['b'], ['x', \"it's\"], true, {condition})",
+    "expressions": "default__test_expressions_are_true('cells', ['a <= c', \"b <> 'it''s'\"], {condition})",
 }
 CONDITIONS = {"every_row": "none", "accepted_rows": "\"status = 'accepted'\""}
 
@@ -83,3 +84,14 @@ def test_expect_columns_values_to_be_in_set_quoted(compiled):
     bad = clean + [(1, "X", 0.0, "rejected"), (1, "x ", 0.0, "accepted"), (1, "its", 0.0, "rejected")]
     assert _failures(every_row, bad) == [("b", 3, "X")]
     assert _failures(accepted_rows, bad) == [("b", 1, "x ")]
+
+
+def test_expressions_are_true(compiled):
+    every_row, accepted_rows = compiled["expressions", "every_row"], compiled["expressions", "accepted_rows"]
+    # nulls pass; an expression with a quote in it comes back as written
+    clean = [(0, "x", 1.0, "accepted"), (1, "y", 1.0, "rejected"), (None, None, None, "accepted")]
+    assert _failures(every_row, clean) == []
+    assert _failures(every_row, []) == []
+    bad = clean + [(2, "x", 1.0, "rejected"), (3, "it's", 0.0, "accepted"), (1, "it's", 2.0, "rejected")]
+    assert _failures(every_row, bad) == [("a <= c", 2), ("b <> 'it''s'", 2)]
+    assert _failures(accepted_rows, bad) == [("a <= c", 1), ("b <> 'it''s'", 1)]
