@@ -2,11 +2,12 @@
     The failing rows of a generic test over several columns of one model (the
     expect_columns_* tests): one pass over `model` (the rows where `row_condition` holds) counts,
     per column of `column_list`, the rows where `failure` holds (a SQL predicate with `{column}`
-    standing for the column), then one row per column with such rows: `column_name`, the count
-    named `count_name`, and with `with_value` the smallest failing value as text
-    (`smallest_value_found`).
+    standing for the column), then one row per column with such rows: the column (or expression)
+    as written in `name_column`, the count named `count_name`, and with `with_value` the smallest
+    failing value as text (`smallest_value_found`).
 -#}
-{% macro ragmart_failing_columns(model, column_list, failure, count_name, row_condition=none, with_value=false) %}
+{% macro ragmart_failing_columns(model, column_list, failure, count_name, row_condition=none, with_value=false,
+    name_column='column_name') %}
     {%- if column_list is string or column_list is not iterable or (column_list | length) == 0 -%}
         {{ exceptions.raise_compiler_error("'column_list' must be a list of column names") }}
     {%- endif %}
@@ -28,7 +29,7 @@
 
     {% for column in column_list -%}
     select
-        '{{ column }}' as column_name,
+        '{{ column | replace("'", "''") }}' as {{ name_column }},
         n_failing_{{ loop.index }} as {{ count_name }}
         {%- if with_value %},
         smallest_failing_{{ loop.index }} as smallest_value_found
