@@ -388,7 +388,9 @@ class _ScenarioWriter:
         """One submission and, at random, its history, its duplicate or a bad cell."""
         s, r = self.s, self.r
         row = self.row(task, rec, ann, instant, labels, lang, cells)
-        fate = r.random()
+        fate = r.random()   # the fates take consecutive shares of [0, 1), in this order
+        duplicated = s.resubmitted + s.duplicated
+        conflicting = duplicated + s.conflicting
         if fate < s.resubmitted:
             older = instant - timedelta(minutes=r.randint(1, 900))
             old_labels = flipped(task, labels, r, 0.2)
@@ -396,18 +398,18 @@ class _ScenarioWriter:
             if r.random() < 0.3:
                 self.spoil(old, task, old_labels)
             rows += [old, row]
-        elif (fate := fate - s.resubmitted) < s.duplicated:
+        elif fate < duplicated:
             copy = dict(row, notes="resubmitted")
             if r.random() < 0.5:
                 copy["language"] = "fr"
             rows += r.sample([row, copy], 2)
-        elif (fate := fate - s.duplicated) < s.conflicting:
+        elif fate < conflicting:
             other = dict(labels)
             while ordered(task, other) == ordered(task, labels):
                 other = flipped(task, labels, r, 1 / len(labels))
             rows += [row, self.row(task, rec, ann, instant, other, lang, cells)]
         else:
-            if spoil and fate - s.conflicting < s.spoilt:
+            if spoil and fate < conflicting + s.spoilt:
                 self.spoil(row, task, labels)
             rows.append(row)
 
