@@ -22,11 +22,13 @@
         (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160,
         (27 * z ** 11 + 339 * z ** 9 + 930 * z ** 7 - 1782 * z ** 5 - 765 * z ** 3 + 17955 * z) / 368640,
     ] -%}
+    {#- one dispatch for the hundred literals of the table -#}
+    {%- set double_literal = adapter.dispatch('ragmart_double_literal', 'ragmart') -%}
     case
         when {{ df }} >= 1 and {{ df }} <= 100 then
             case {{ df }}
                 {%- for value in ragmart_student_t_975_table() %}
-                when {{ loop.index }} then {{ ragmart_double_literal(value) }}
+                when {{ loop.index }} then {{ double_literal(value) }}
                 {%- endfor %}
             end
         when {{ df }} > 100 then
