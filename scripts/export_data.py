@@ -10,8 +10,9 @@ which annotators, which mistakes); this module says how a value, a row and a fol
   ``read_boolean``), an instant as one
   of their ISO 8601 styles (``timestamp``), and the deliberately bad cells (``BAD_CELLS``);
 * labels: by name or in the spec's order (``named``, ``ordered``, ``labels_with``,
-  ``relabelled``), and the valid label vectors one flip away (``neighbours``), all from the task
-  spec's labels and logical constraints;
+  ``relabelled``), the valid label vectors one flip away (``neighbours``), the constraints a
+  vector breaks (``broken_constraints``) and a vector that breaks exactly the ones named
+  (``breaking``), all from the task spec's labels and logical constraints;
 * rows: one export row by column name (``export_row``), whose label cells are spelt on the way;
 * folders: the exports, annotators.csv and records.csv of one data set (``write_folder``);
 * random data sets: their parameters (``Scenario``: voters, label prevalences and flips,
@@ -157,6 +158,31 @@ def relabelled(task: str, labels: Sequence, **changes: int) -> tuple:
 def is_valid(task: str, labels: Sequence) -> bool:
     """Whether labels in the spec's order keep every logical constraint of the task."""
     return labels_valid(task, named(task, labels))
+
+
+def broken_constraints(task: str, labels: Sequence) -> list[str]:
+    """The reason codes (``violates:...``) of the logical constraints that labels in the spec's
+    order break, sorted: the reasons a row with them is rejected for under ``constraint_policy:
+    reject``."""
+    by_name = named(task, labels)
+    return sorted(reason for reason, antecedent, other, kind in CONSTRAINTS[task]
+                  if by_name[antecedent] == 1 and by_name[other] == (0 if kind == "implies" else 1))
+
+
+def breaking(task: str, labels: Sequence, reasons: Iterable[str]) -> tuple:
+    """Labels in the spec's order that break exactly the constraints named by their reason codes
+    and keep every other one: of all such vectors, the one with the fewest labels changed from
+    ``labels`` (the smallest read as a binary number, when several are as near)."""
+    wanted = sorted(set(reasons))
+    unknown = set(wanted) - {reason for reason, *_ in CONSTRAINTS[task]}
+    if unknown:
+        raise ValueError(f"{sorted(unknown)} are not reason codes of {task}'s constraints")
+    n = len(LABELS[task])
+    vectors = (tuple((code >> (n - 1 - i)) & 1 for i in range(n)) for code in range(2 ** n))
+    matching = [v for v in vectors if broken_constraints(task, v) == wanted]
+    if not matching:
+        raise ValueError(f"no labels of {task} break exactly {wanted}")
+    return min(matching, key=lambda v: sum(a != b for a, b in zip(v, labels, strict=True)))
 
 
 def neighbours(task: str, one_way: Iterable[str] = ()) -> dict[tuple, list[tuple]]:

@@ -137,8 +137,11 @@ from export_data import (
     BOOLEANS,
     STYLES,
     boolean,
+    breaking,
+    broken_constraints,
     export_row,
     is_valid,
+    labels_with,
     neighbours,
     read_boolean,
     timestamp,
@@ -223,6 +226,12 @@ KINDS = {
     "generation": ["missing", "invalid_boolean", "invalid_timestamp", "invalid_language",
                    "wrong_task", "several", "conflicting_duplicate", "resubmission",
                    "duplicate_more_reasons"],
+}
+# An earlier submission that broke the task's first constraint (then re-submitted): retrieval from
+# no label set, grounding from a supported, cited answer.
+BROKEN_EARLIER = {
+    task: breaking(task, labels_with(task, *ones), [CONSTRAINTS[task][0][0]])
+    for task, ones in (("retrieval", ()), ("grounding", ("support_present", "source_cited")))
 }
 MANIFEST_COLUMNS = ["task", "file", "row_number_in_file", "record_uuid", "annotator_id",
                     "chunk_id", "status", "reasons", "scenario"]
@@ -1095,21 +1104,14 @@ class Generator:
                     "invalid_language", "wrong_task"):
             expected[id(row)] = ("rejected", damage(row, kind))
         elif kind.startswith("violates_"):
-            if task == "retrieval":
-                lab = {"violates_sufficient_implies_relevant": (0, 1, 0),
-                       "violates_sufficient_excludes_misleading": (1, 1, 1),
-                       "violates_both": (0, 1, 1)}[kind]
-            else:
-                lab = list(valid_labels())
-                if kind in ("violates_contradicted_implies_unsupported", "violates_both"):
-                    lab[1], lab[2] = 0, 1
-                if kind in ("violates_fabricated_implies_cited", "violates_both"):
-                    lab[3], lab[4] = 0, 1
+            reasons = ([reason for reason, *_ in CONSTRAINTS[task]] if kind == "violates_both"
+                       else ["violates:" + kind.removeprefix("violates_")])
+            # retrieval breaks its constraints from no label set (one vector per kind), grounding
+            # from a random valid vote, changing only the labels the constraints name
+            start = labels_with(task) if task == "retrieval" else valid_labels()
+            lab = breaking(task, start, reasons)
             set_labels(row, lab)
-            expected[id(row)] = ("rejected", ";".join(sorted(
-                code for code, a, b, k in CONSTRAINTS[task]
-                if dict(zip(LABELS[task], lab))[a] == 1
-                and dict(zip(LABELS[task], lab))[b] == (0 if k == "implies" else 1))))
+            expected[id(row)] = ("rejected", ";".join(broken_constraints(task, lab)))
         elif kind == "several":
             options = ["invalid_timestamp", "invalid_language", "wrong_task", "missing_text",
                        "invalid_label", "missing_label"]
@@ -1172,8 +1174,7 @@ class Generator:
                 elif u < 0.6:
                     damage(old, rng.choice(["invalid_boolean", "invalid_language"]))
                 elif u < 0.7 and task != "generation":
-                    lab = {"retrieval": (0, 1, 0), "grounding": (1, 0, 1, 1, 0)}[task]
-                    set_labels(old, lab)
+                    set_labels(old, BROKEN_EARLIER[task])
                 rows.insert(t if rng.random() < 0.7 else t + 1, old)
                 expected[id(old)] = ("superseded", "")
         elif kind == "rank_conflict_two_ranks":

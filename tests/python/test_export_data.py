@@ -20,6 +20,8 @@ from export_data import (
     Scenario,
     berlin_offset,
     boolean,
+    breaking,
+    broken_constraints,
     export_row,
     flipped,
     is_valid,
@@ -157,6 +159,41 @@ def test_violated_breaks_exactly_one_constraint(task):
         broken = [code for code, antecedent, other, kind in CONSTRAINTS[task]
                   if labels[antecedent] == 1 and labels[other] == (0 if kind == "implies" else 1)]
         assert len(broken) == 1, (vector, labels)
+
+
+@pytest.mark.parametrize("task", [t for t in TASKS if CONSTRAINTS[t]])
+def test_breaking_breaks_exactly_the_constraints_named(task):
+    codes = [code for code, *_ in CONSTRAINTS[task]]
+
+    def broken(vector):
+        by_name = dict(zip(LABELS[task], vector))
+        return sorted(code for code, antecedent, other, kind in CONSTRAINTS[task]
+                      if by_name[antecedent] == 1 and by_name[other] == (0 if kind == "implies" else 1))
+
+    def changes(vector, start):
+        return sum(a != b for a, b in zip(vector, start))
+
+    every = list(itertools.product((0, 1), repeat=len(LABELS[task])))
+    for start in every:
+        for size in range(len(codes) + 1):
+            for reasons in itertools.combinations(codes, size):
+                labels = breaking(task, start, reasons)
+                assert broken_constraints(task, labels) == broken(labels) == sorted(reasons), (start, reasons)
+                fewest = min(changes(v, start) for v in every if broken(v) == sorted(reasons))
+                assert changes(labels, start) == fewest, (start, reasons, labels)
+    with pytest.raises(ValueError, match="not reason codes"):
+        breaking(task, every[0], ["violates:nothing"])
+
+
+def test_breaking_the_retrieval_constraints_by_hand():
+    # from no label set: sufficient but not relevant; sufficient, relevant and misleading; both
+    implies, excludes = "violates:sufficient_implies_relevant", "violates:sufficient_excludes_misleading"
+    none = labels_with("retrieval")
+    assert breaking("retrieval", none, [implies]) == (0, 1, 0)
+    assert breaking("retrieval", none, [excludes]) == (1, 1, 1)
+    assert breaking("retrieval", none, [implies, excludes]) == (0, 1, 1)
+    assert broken_constraints("retrieval", (0, 1, 1)) == [excludes, implies]
+    assert breaking("retrieval", (0, 1, 0), []) == (0, 0, 0)  # as near as (1, 1, 0), and smaller
 
 
 CLEAN = {task: {label: (0.5, 0.1) for label in LABELS[task]} for task in TASKS}
