@@ -533,16 +533,15 @@ def judges_scenario(out_dir, seed: int = 11) -> Path:
         new["retrieval"].append(judge_row(
             "retrieval", (rec, f"{rec}-judge-extra"), "judge_good", JUDGE_STAMP,
             {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0}, 6))
-    for task, spec in R.TASKS.items():
-        path = out / f"{spec['seed']}.csv"
-        write_csv(path, COLUMNS[task], _read_rows(path) + new[task])
-    with open(out / "annotators.csv", "a", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, lineterminator="\n").writerows(JUDGE_ANNOTATORS)
-    with open(out / "records.csv", "a", newline="", encoding="utf-8") as fh:
-        # run_id and notes empty: the hand-made records are in the default run
-        csv.writer(fh, lineterminator="\n").writerows([row + ("", "") for row in
-                                                       HAND_RECORDS + VOTE_RECORDS])
-    return out
+    # the agreement scenario's folder again, with the judges' rows, annotators and hand-made records
+    # added (run_id and notes empty: the hand-made records are in the default run)
+    with open(out / "records.csv", newline="", encoding="utf-8") as fh:
+        records_columns = next(csv.reader(fh))
+    return write_folder(
+        out, {task: _read_rows(out / f"{spec['seed']}.csv") + new[task] for task, spec in R.TASKS.items()},
+        _read_rows(out / "annotators.csv") + JUDGE_ANNOTATORS,
+        _read_rows(out / "records.csv") + [row + ("", "") for row in HAND_RECORDS + VOTE_RECORDS],
+        records_columns=records_columns)
 
 
 def judge_ids(seed_dir) -> set[str]:
