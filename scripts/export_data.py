@@ -282,12 +282,11 @@ SPOILS = ["missing", "boolean", "boolean", "timestamp", "language", "task", "con
 
 
 def violated(task: str, labels: Mapping[str, int], rng) -> dict:
-    """The labels (by name) with one logical constraint of the task broken, drawn at random when the
-    task has several, and the others kept."""
+    """Valid labels (by name) with one logical constraint of the task broken (``breaking``), drawn
+    at random when the task has several, and the others kept."""
     constraints = CONSTRAINTS[task]
-    _, antecedent, other, kind = constraints[int(rng.random() * len(constraints))] \
-        if len(constraints) > 1 else constraints[0]
-    return made_valid(task, {**labels, antecedent: 1}) | {other: 0 if kind == "implies" else 1}
+    reason = constraints[int(rng.random() * len(constraints))][0] if len(constraints) > 1 else constraints[0][0]
+    return named(task, breaking(task, ordered(task, labels), [reason]))
 
 
 @dataclass(frozen=True)
