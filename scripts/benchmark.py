@@ -241,7 +241,8 @@ def fixed_cost(folder: Path, work: Path, warm_runs: int = 3) -> dict:
     cold = run_dbt(folder, work, extra=("--no-partial-parse",))
     warm = sorted((run_dbt(folder, work) for _ in range(warm_runs)), key=lambda run: run["seconds"])
     median = warm[len(warm) // 2]
-    return dict(median, cold_seconds=cold["seconds"], exit=max(cold["exit"], *(run["exit"] for run in warm)),
+    failed = next((run["exit"] for run in (cold, *warm) if run["exit"]), 0)    # a signal's code is negative
+    return dict(median, cold_seconds=cold["seconds"], exit=failed,
                 warm_runs=warm_runs, warm_range=(warm[0]["seconds"], warm[-1]["seconds"]))
 
 

@@ -272,8 +272,6 @@ JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "constraint_policy": "repair
 JUDGE_STAMP = "2025-04-15T12:00:00Z"      # later than every row of agreement_scenario
 
 def _read_rows(path: Path) -> list[dict]:
-    import csv
-
     with open(path, newline="", encoding="utf-8") as fh:
         return list(csv.DictReader(fh))
 
