@@ -6,9 +6,10 @@ scenarios (tests/python/generate.py) and its hand-made edge cases
 (tests/python/fixtures/make_edge_cases.py). Each of them decides what to write (which records,
 which annotators, which mistakes); this module says how a value, a row and a folder are written:
 
-* cells: a label as one of the boolean spellings the exports use (``boolean``, read back by
-  ``read_boolean``), an instant as one
-  of their ISO 8601 styles (``timestamp``), and the deliberately bad cells (``BAD_CELLS``);
+* cells: a label as one of the boolean spellings the exports use (``boolean``), an instant as one
+  of their ISO 8601 styles (``timestamp``), and the deliberately bad cells (``BAD_CELLS``); and
+  read back as docs/rules.md reads them (``read_boolean``, ``read_timestamp``, ``read_rank``), for
+  the scripts that send the sample to a tool;
 * labels: by name or in the spec's order (``named``, ``ordered``, ``labels_with``,
   ``relabelled``), the valid label vectors one flip away (``neighbours``), the constraints a
   vector breaks (``broken_constraints``) and a vector that breaks exactly the ones named
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -112,6 +114,39 @@ def timestamp(instant: datetime, style: str | tuple) -> str:
     digits = {0: "", 3: f".{local.microsecond // 1000:03d}", 6: f".{local.microsecond:06d}",
               "trim": f".{local.microsecond:06d}".rstrip("0") if local.microsecond else ""}[fraction]
     return local.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + digits + zone
+
+
+# docs/rules.md, Inputs: a date, `T` or a space, hh:mm with optional seconds and fraction, and an
+# optional zone (none: UTC).
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?")
+
+
+def read_timestamp(cell: str) -> datetime | None:
+    """A created_at cell read back as docs/rules.md reads it: the instant in UTC (to the microsecond;
+    no zone is UTC; digits past the sixth of a fraction are cut), or None when it is not
+    such a time."""
+    match = _TIMESTAMP.fullmatch(cell.strip())
+    if not match:
+        return None
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    try:
+        value = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second or 0),
+                         int((fraction or "0")[:6].ljust(6, "0")), tzinfo=UTC)
+    except ValueError:
+        return None
+    if zone and zone != "Z":
+        digits = zone[1:].replace(":", "")
+        offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
+        value -= offset if zone[0] == "+" else -offset
+    return value
+
+
+def read_rank(cell: str) -> int | None:
+    """A chunk_rank cell read back as docs/rules.md reads it: a whole number from 1 (``3.0`` is 3,
+    padding allowed), or None for anything else."""
+    match = re.fullmatch(r"([0-9]+)(?:\.0+)?", cell.strip())
+    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
 # Deliberately bad cells, none of them ambiguous under docs/rules.md and none a text that dbt's seed

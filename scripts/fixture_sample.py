@@ -1,21 +1,21 @@
 """What the fixture scripts share (scripts/make_phoenix_fixtures.py, scripts/make_label_studio_fixtures.py).
 
-The project's sample seeds read as the scripts send them to a tool: the families and their labels,
-the value rules of docs/rules.md (booleans, ISO 8601 times, ranks) and the annotators' kinds; the
-tool's server as a subprocess on loopback ports (LocalServer: started, awaited, checked to listen on
-loopback only, stopped); the error the scripts report as `error: ...`. Standard library only (and
-psutil, which both tools install): each script runs in the venv of its tool.
+The project's sample seeds read as the scripts send them to a tool: the families and their labels
+(from the task spec, export_schema.py), the sample's records and their rows, the records chosen; the
+files written beside a tool's exports (records.csv, annotators.csv, through export_schema's writer);
+the tool's server as a subprocess on loopback ports (LocalServer: started, awaited, checked to listen
+on loopback only, stopped); the error the scripts report as `error: ...`. The cells are read by
+export_data.py (booleans, ISO 8601 times, ranks). Standard library only besides PyYAML and psutil,
+which both tools install: each script runs in the venv of its tool.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import datetime as dt
 import ipaddress
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -26,33 +26,22 @@ import urllib.error
 import urllib.request
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 
+from export_data import read_rank  # scripts/, beside this file
+from export_schema import COLUMNS, FILES, LABELS, SPEC, TASKS, write_csv
+
 PROJECT = Path(__file__).resolve().parent.parent
 SEEDS = PROJECT / "seeds"
 
-RETRIEVAL_LABELS = ("topically_relevant", "evidence_sufficient", "misleading", "can_answer")
-GROUNDING_LABELS = (
-    "support_present",
-    "unsupported_claim_present",
-    "contradicted_claim_present",
-    "source_cited",
-    "fabricated_source",
-)
-GENERATION_LABELS = ("proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content")
+# The tasks of the task spec: the export of each and the labels the scripts send to a tool (the
+# labels, then the optional booleans: can_answer of retrieval).
 FAMILIES = {
-    "retrieval": ("retrieval_annotations.csv", RETRIEVAL_LABELS),
-    "grounding": ("grounding_annotations.csv", GROUNDING_LABELS),
-    "generation": ("generation_annotations.csv", GENERATION_LABELS),
+    task: (FILES[task], (*LABELS[task], *SPEC[task]["optional_booleans"])) for task in TASKS
 }
-
-# docs/rules.md, Inputs: date, `T` or a space, hh:mm with optional seconds and fraction, optional zone.
-TIMESTAMP = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?"
-)
 
 
 class FixtureError(Exception):
@@ -62,31 +51,6 @@ class FixtureError(Exception):
 def read_seed(name: str) -> list[dict[str, str]]:
     with open(SEEDS / name, encoding="utf-8-sig", newline="") as handle:
         return list(csv.DictReader(handle))
-
-
-def parse_timestamp(text: str) -> dt.datetime | None:
-    """created_at as docs/rules.md reads it (no zone: UTC), or None when it does not parse."""
-    match = TIMESTAMP.fullmatch(text.strip())
-    if not match:
-        return None
-    year, month, day, hour, minute, second, fraction, zone = match.groups()
-    try:
-        value = dt.datetime(
-            int(year), int(month), int(day), int(hour), int(minute), int(second or 0),
-            int((fraction or "0")[:6].ljust(6, "0")), tzinfo=dt.UTC,
-        )
-    except ValueError:
-        return None
-    if zone and zone != "Z":
-        digits = zone[1:].replace(":", "")
-        offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-        value -= offset if zone[0] == "+" else -offset
-    return value
-
-
-def parse_rank(text: str) -> int | None:
-    match = re.fullmatch(r"([0-9]+)(?:\.0+)?", text.strip())
-    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
 def kind_of(annotator_id: str, annotators: dict[str, dict[str, str]]) -> str:
@@ -137,10 +101,19 @@ class SampleRecord:
         chunks: dict[str, dict[str, str]] = {}
         for _, row in self.rows["retrieval"]:
             chunks.setdefault(row["chunk_id"].strip(), row)
-        ranked = sorted(chunks.values(), key=lambda row: parse_rank(row["chunk_rank"]) or 0)
-        if [parse_rank(row["chunk_rank"]) for row in ranked] != list(range(1, len(ranked) + 1)):
+        ranked = sorted(chunks.values(), key=lambda row: read_rank(row["chunk_rank"]) or 0)
+        if [read_rank(row["chunk_rank"]) for row in ranked] != list(range(1, len(ranked) + 1)):
             return []
         return ranked
+
+
+def annotated_rows(record: SampleRecord, annotators: dict[str, dict[str, str]]):
+    """Each row of a record, family by family in line order: (family, the labels the scripts send,
+    the row, its trimmed annotator_id, the annotator's kind)."""
+    for family, (_, labels) in FAMILIES.items():
+        for _, row in record.rows[family]:
+            annotator_id = row["annotator_id"].strip()
+            yield family, labels, row, annotator_id, kind_of(annotator_id, annotators)
 
 
 def load_sample(runs: tuple[str, ...]) -> tuple[dict[str, SampleRecord], dict[str, dict[str, str]]]:
@@ -210,6 +183,17 @@ def choose_records(records: dict[str, SampleRecord], runs: tuple[str, ...], quer
         raise FixtureError(f"the sample has too few eligible queries or lacks {sorted(wanted - covered)}")
     print(f"chose {len(chosen) * len(runs)} records of {len(chosen)} queries", flush=True)
     return [by_query[query_id][run] for query_id in sorted(chosen) for run in runs]
+
+
+def chosen_sample(argv: list[str] | None, doc: str, default_out: str, runs: tuple[str, ...], queries: int,
+                  features: Callable[[SampleRecord, dict], set[str]], wanted: set[str]):
+    """What a fixture script starts from: its fixture folder (``out_folder``), the sample's
+    annotators by id and the records it sends (``choose_records``, by ``features(record,
+    annotators)``)."""
+    out = out_folder(argv, doc.split("\n\n")[0], default_out)
+    records, annotators = load_sample(runs)
+    chosen = choose_records(records, runs, queries, lambda record: features(record, annotators), wanted)
+    return out, annotators, chosen
 
 
 def free_port() -> int:
@@ -340,6 +324,15 @@ def publish(staging: Path, out: Path, manifest: dict, counts: dict) -> None:
     staging.rename(out)
     total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
     print(f"wrote {out} ({total / 1024:.0f} KiB): {json.dumps(counts)}")
+
+
+def write_side_files(folder: Path, records: Iterable[Sequence[str]], annotators: Iterable) -> None:
+    """records.csv (record_uuid, run_id, query_id) and annotators.csv (a sequence in the order of its
+    columns or a mapping by column name) beside a tool's exports, written as the project writes its
+    files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    write_csv(folder / FILES["records"], ["record_uuid", "run_id", "query_id"], records)
+    write_csv(folder / FILES["annotators"], COLUMNS["annotators"], annotators)
 
 
 def run(main: Callable[[], int]) -> None:

@@ -88,21 +88,19 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from export_data import read_boolean
+from export_data import read_boolean, read_rank, read_timestamp
 from fixture_sample import (
     FAMILIES,
     FixtureError,
     LocalServer,
     SampleRecord,
-    choose_records,
+    annotated_rows,
+    chosen_sample,
     kind_of,
-    load_sample,
-    out_folder,
-    parse_rank,
-    parse_timestamp,
     publish,
     run,
     version,
+    write_side_files,
 )
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -154,23 +152,20 @@ def unit_of(family: str, row: dict[str, str]) -> tuple[str, str, str]:
 def features(record: SampleRecord, annotators: dict[str, dict[str, str]]) -> set[str]:
     found: set[str] = set()
     seen: set[tuple] = set()
-    for family, (_, labels) in FAMILIES.items():
-        for _, row in record.rows[family]:
-            annotator_id = row["annotator_id"].strip()
-            kind = kind_of(annotator_id, annotators)
-            found.add("kind:" + kind)
-            if annotator_id == ADJUDICATOR:
-                found.add("adjudicator:" + family)
-            if row["language"].strip():
-                found.add("language:" + row["language"].strip())
-            if kind == "HUMAN":
-                if any(not row[label].strip() for label in labels):
-                    found.add("empty_value")
-                if any(row[label].strip() and read_boolean(row[label]) is None for label in labels):
-                    found.add("invalid_value")
-                if (annotator_id, unit_of(family, row)) in seen:
-                    found.add("resubmission")
-            seen.add((annotator_id, unit_of(family, row)))
+    for family, labels, row, annotator_id, kind in annotated_rows(record, annotators):
+        found.add("kind:" + kind)
+        if annotator_id == ADJUDICATOR:
+            found.add("adjudicator:" + family)
+        if row["language"].strip():
+            found.add("language:" + row["language"].strip())
+        if kind == "HUMAN":
+            if any(not row[label].strip() for label in labels):
+                found.add("empty_value")
+            if any(row[label].strip() and read_boolean(row[label]) is None for label in labels):
+                found.add("invalid_value")
+            if (annotator_id, unit_of(family, row)) in seen:
+                found.add("resubmission")
+        seen.add((annotator_id, unit_of(family, row)))
     return found
 
 
@@ -327,7 +322,7 @@ def task_data(family: str, record: SampleRecord, unit_rows: list[tuple[int, dict
         first = unit_rows[0][1]
         data.update(
             chunk_id=first["chunk_id"].strip(),
-            chunk_rank=parse_rank(first["chunk_rank"]),
+            chunk_rank=read_rank(first["chunk_rank"]),
             doc_id=first["doc_id"].strip(),
             input_query=record.first(family, "input_query", unit_rows) or record.query,
             generated_search_query=record.first(family, "generated_search_query", unit_rows),
@@ -438,7 +433,7 @@ def ordered_rows(records: list[SampleRecord]) -> list[tuple[str, int, dict[str, 
 
     def order(item):
         family, line, row = item
-        moment = parse_timestamp(row["created_at"])
+        moment = read_timestamp(row["created_at"])
         return (moment is not None, moment or dt.datetime.min.replace(tzinfo=dt.UTC), family_order.index(family), line)
 
     return sorted(rows, key=order)
@@ -512,7 +507,7 @@ def send_labels(server, admin: Account, records, annotators, task_ids) -> tuple[
             continue
         overrides = {multi_label: list(multi_choices)} if (family == multi_family and line == multi_line) else {}
         items = result_items(family, row, "manual", overrides)
-        moment = parse_timestamp(row["created_at"])
+        moment = read_timestamp(row["created_at"])
         previous = last_moment.get(annotator_id)
         lead_time = None
         if moment is not None:
@@ -620,23 +615,8 @@ def count_export(export_type: str, content: bytes) -> dict:
     }
 
 
-def write_side_files(folder: Path, records: list[SampleRecord], annotator_rows: list[list[str]]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "records.csv", "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["record_uuid", "run_id", "query_id"])
-        writer.writerows([record.uuid, record.run_id, record.query_id] for record in records)
-    with open(folder / "annotators.csv", "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["annotator_id", "annotator_kind", "role", "display_name"])
-        writer.writerows(annotator_rows)
-
-
 def main(argv: list[str] | None = None) -> int:
-    out = out_folder(argv, __doc__.split("\n\n")[0], DEFAULT_OUT)
-
-    records, annotators = load_sample(RUNS)
-    chosen = choose_records(records, RUNS, QUERIES, lambda record: features(record, annotators), WANTED)
+    out, annotators, chosen = chosen_sample(argv, __doc__, DEFAULT_OUT, RUNS, QUERIES, features, WANTED)
 
     with tempfile.TemporaryDirectory(prefix="ragmart-label-studio-") as temp:
         data_dir = Path(temp) / "label-studio"
@@ -678,7 +658,8 @@ def main(argv: list[str] | None = None) -> int:
             (target / pattern.format(family=family)).write_bytes(content)
             counts.setdefault(folder, {})[family] = count_export("JSON" if export_type == "SNAPSHOT" else export_type, content)
             native_names.setdefault(folder, {})[family] = native
-        write_side_files(target, chosen, annotator_rows)
+        write_side_files(target, [(record.uuid, record.run_id, record.query_id) for record in chosen],
+                         annotator_rows)
     manifest = {
         "generated_on": dt.datetime.now(dt.UTC).date().isoformat(),
         "generator": "scripts/make_label_studio_fixtures.py",

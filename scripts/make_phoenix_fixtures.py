@@ -68,7 +68,6 @@ Usage (from the project root; `make phoenix-fixtures` does this):
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
 import json
@@ -82,22 +81,21 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from export_data import read_boolean
+from export_data import read_boolean, read_timestamp
 from fixture_sample import (
     FAMILIES,
     FixtureError,
     LocalServer,
     SampleRecord,
-    choose_records,
+    annotated_rows,
+    chosen_sample,
     free_port,
     kind_of,
-    load_sample,
-    out_folder,
-    parse_timestamp,
     publish,
     read_seed,
     run,
     version,
+    write_side_files,
 )
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -146,24 +144,22 @@ main()
 def features(record: SampleRecord, annotators: dict[str, dict[str, str]]) -> set[str]:
     found: set[str] = set()
     seen: set[tuple] = set()
-    for family, (_, labels) in FAMILIES.items():
-        for _, row in record.rows[family]:
-            annotator_id = row["annotator_id"].strip()
-            found.add("kind:" + kind_of(annotator_id, annotators))
-            if annotator_id not in annotators:
-                found.add("unlisted_annotator")
-            elif annotators[annotator_id]["role"].strip().lower() == "adjudicator":
-                found.add("adjudicator")
-            if row["language"].strip():
-                found.add("language:" + row["language"].strip())
-            if parse_timestamp(row["created_at"]) is None:
-                found.add("invalid_created_at")
-            if any(row[label].strip() and read_boolean(row[label]) is None for label in labels):
-                found.add("invalid_value")
-            unit = (family, annotator_id, row["chunk_id"] if family == "retrieval" else "")
-            if unit in seen:
-                found.add("resubmission:" + ("document" if family == "retrieval" else "span"))
-            seen.add(unit)
+    for family, labels, row, annotator_id, kind in annotated_rows(record, annotators):
+        found.add("kind:" + kind)
+        if annotator_id not in annotators:
+            found.add("unlisted_annotator")
+        elif annotators[annotator_id]["role"].strip().lower() == "adjudicator":
+            found.add("adjudicator")
+        if row["language"].strip():
+            found.add("language:" + row["language"].strip())
+        if read_timestamp(row["created_at"]) is None:
+            found.add("invalid_created_at")
+        if any(row[label].strip() and read_boolean(row[label]) is None for label in labels):
+            found.add("invalid_value")
+        unit = (family, annotator_id, row["chunk_id"] if family == "retrieval" else "")
+        if unit in seen:
+            found.add("resubmission:" + ("document" if family == "retrieval" else "span"))
+        seen.add(unit)
     return found
 
 
@@ -427,7 +423,7 @@ def send_annotations(server: PhoenixServer, traces: list[Trace], node_ids: dict[
 
     def order(item):
         family, line, row, _ = item
-        moment = parse_timestamp(row["created_at"])
+        moment = read_timestamp(row["created_at"])
         return (moment is not None, moment or dt.datetime.min.replace(tzinfo=dt.UTC), family_order.index(family), line)
 
     sent = {"document": 0, "span": 0, "trace": 0}
@@ -584,19 +580,6 @@ def copy_database(source: Path, target: Path) -> None:
         dst.close()
 
 
-def write_side_files(folder: Path, records: list[SampleRecord], annotators_rows: list[dict[str, str]]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "records.csv", "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["record_uuid", "run_id", "query_id"])
-        writer.writerows([record.trace_id, record.run_id, record.query_id] for record in records)
-    with open(folder / "annotators.csv", "w", encoding="utf-8", newline="") as handle:
-        columns = ["annotator_id", "annotator_kind", "role", "display_name"]
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([row[column] for column in columns] for row in annotators_rows)
-
-
 def database_counts(path: Path) -> dict:
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
         one = lambda sql: connection.execute(sql).fetchone()[0]  # noqa: E731
@@ -612,10 +595,7 @@ def database_counts(path: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    out = out_folder(argv, __doc__.split("\n\n")[0], DEFAULT_OUT)
-
-    records, annotators = load_sample(RUNS)
-    chosen = choose_records(records, RUNS, QUERIES, lambda record: features(record, annotators), WANTED)
+    out, annotators, chosen = chosen_sample(argv, __doc__, DEFAULT_OUT, RUNS, QUERIES, features, WANTED)
     adjudicators = [row for row in read_seed("annotators.csv") if row["role"].strip().lower() == "adjudicator"]
 
     with tempfile.TemporaryDirectory(prefix="ragmart-phoenix-") as temp:
@@ -647,7 +627,8 @@ def main(argv: list[str] | None = None) -> int:
             frame.to_parquet(staging / "parquet" / f"{name}.parquet")
             frame.to_csv(staging / "csv" / f"{name}.csv")
         for folder in ("db", "parquet", "csv"):
-            write_side_files(staging / folder, chosen, adjudicators)
+            write_side_files(staging / folder, [(record.trace_id, record.run_id, record.query_id) for record in chosen],
+                             adjudicators)
         counts = database_counts(staging / "db" / "phoenix.db")
         manifest = {
             "generated_on": dt.datetime.now(dt.UTC).date().isoformat(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import math
 import random
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -28,6 +29,8 @@ from export_data import (
     labels_with,
     neighbours,
     read_boolean,
+    read_rank,
+    read_timestamp,
     relabelled,
     scenario_exports,
     timestamp,
@@ -63,6 +66,27 @@ def test_every_timestamp_style_reads_back_as_the_instant(style):
                 "trim": instant.microsecond}[fraction]
         expected = _epoch(instant.replace(microsecond=kept))
         assert R.parse_timestamp(cell) == expected, (style, instant, cell)
+        assert _epoch(read_timestamp(cell)) == expected, (style, instant, cell)
+
+
+# cells the readers must read as the reference does: times with and without zones, seconds and
+# fractions, impossible dates and times, odd zones; ranks with padding, fractions and signs
+TIME_CELLS = ["2025-03-01T10:15:00", " 2025-03-01 10:15:00 ", "2025-03-01T10:15", "2025-03-01T10:15:00.5Z",
+              "2025-03-01T10:15:00.1234567+02:00", "2025-03-01T10:15:00-05:30", "2025-03-01T10:15:00+0200",
+              "2025-03-01T10:15:00+02", "2025-03-01T10:15:00+02:3", "2025-03-01T10:15:00+2", "2025-02-29T10:00:00",
+              "2024-02-29T10:00:00", "0000-03-01T10:15:00", "0001-01-01T00:00:00", "2025-03-01T10:60:00",
+              "2025-03-01T24:00:00", "garbage", ""]
+RANK_CELLS = ["1", " 02 ", "0", "-1", "1.5", "abc", "2.0", "3.00", "0.0", "2.", "2.01", "", "+3", "10"]
+
+
+def test_the_readers_read_cells_as_the_rules_do():
+    for cell in TIME_CELLS + BAD_CELLS["timestamp"]:
+        expected = R.parse_timestamp(cell)   # exact; read_timestamp keeps microseconds, cuts the rest
+        expected = None if expected is None else Fraction(math.floor(expected * 10 ** 6), 10 ** 6)
+        got = read_timestamp(cell)
+        assert (None if got is None else _epoch(got)) == expected, cell
+    for cell in RANK_CELLS + BAD_CELLS["rank"] + BAD_CELLS["blank"]:
+        assert read_rank(cell) == R.parse_rank(cell), cell
 
 
 def test_berlin_time_follows_the_calendar():
