@@ -161,6 +161,11 @@ BAD_CELLS = {
     "language": ["fr", "it", "de-DE", "english", "pl", "deutsch"],
 }
 
+# ------------------------------------------------------------------------------------------- records
+# The task types of records.csv that the gold routing does not name (export_schema's GOLD_TASK_TYPES
+# are the others): the chatbot's summaries, code and small talk.
+TRIAGE_TASK_TYPES = ("summarization", "code_generation", "chitchat")
+
 # -------------------------------------------------------------------------------------------- labels
 
 

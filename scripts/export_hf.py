@@ -36,11 +36,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from export_marts import database_path, resolve  # noqa: E402 - the same conventions as `make export`
-from export_schema import LABELS  # noqa: E402
+from export_schema import LABELS, TASKS  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = "target/hf"
-FAMILIES = ("retrieval", "grounding", "generation")
+FAMILIES = TASKS
 SPLITS = ("train", "validation", "test")
 TEXTS = {"retrieval": ("the query", "the retrieved chunk"), "grounding": ("the answer", "the context set"),
          "generation": ("the query", "the answer")}

@@ -21,13 +21,25 @@ import yaml
 PROJECT_FILE = Path(__file__).resolve().parent.parent / "dbt_project.yml"
 
 
+def load_vars(project_file: Path | str = PROJECT_FILE) -> dict:
+    """The vars of a dbt_project.yml, as the project sets them by default."""
+    return yaml.safe_load(Path(project_file).read_text(encoding="utf-8"))["vars"]
+
+
 def load_spec(project_file: Path | str = PROJECT_FILE) -> tuple[dict, list[dict]]:
     """The task spec of a dbt_project.yml: (the tasks by name, the measures in order)."""
-    project_vars = yaml.safe_load(Path(project_file).read_text(encoding="utf-8"))["vars"]
+    project_vars = load_vars(project_file)
     return project_vars["ragmart_tasks"], project_vars["ragmart_measures"]
 
 
-SPEC, MEASURES = load_spec()
+_VARS = load_vars()
+SPEC, MEASURES = _VARS["ragmart_tasks"], _VARS["ragmart_measures"]
+
+# The routing of a record to the gold tier (tier_b) under the default vars (docs/rules.md, Tiers): its
+# task type is one of these, or its model_uncertainty is at least the threshold. The data sets the
+# project writes place their gold records by them.
+GOLD_TASK_TYPES = tuple(_VARS["gold_task_types"])
+GOLD_UNCERTAINTY_THRESHOLD = float(_VARS["gold_uncertainty_threshold"])
 
 TASKS = tuple(SPEC)
 

@@ -136,6 +136,7 @@ from export_data import (
     BAD_CELLS,
     BOOLEANS,
     STYLES,
+    TRIAGE_TASK_TYPES,
     boolean,
     breaking,
     broken_constraints,
@@ -146,7 +147,16 @@ from export_data import (
     read_boolean,
     timestamp,
 )
-from export_schema import COLUMNS, CONSTRAINTS, LABELS, REQUIRED, TASKS, write_csv
+from export_schema import (
+    COLUMNS,
+    CONSTRAINTS,
+    GOLD_TASK_TYPES,
+    GOLD_UNCERTAINTY_THRESHOLD,
+    LABELS,
+    REQUIRED,
+    TASKS,
+    write_csv,
+)
 
 TEXT_COLUMNS = {
     "retrieval": ["input_query", "chunk"],
@@ -200,8 +210,7 @@ HUMAN_NAMES = [
 ADJUDICATOR = ("m.koenig", "HUMAN", "adjudicator", "Dr. Matthias König")
 LLM_JUDGE = ("llm.judge-gpt4o", "LLM", "annotator", "GPT-4o judge (prompt v3, temperature 0)")
 
-GOLD_TASK_TYPES = ("factual_qa", "rag_synthesis")
-TRIAGE_TASK_TYPES = ("summarization", "code_generation", "chitchat")
+GOLD_AT = round(GOLD_UNCERTAINTY_THRESHOLD * 100)   # model_uncertainty is written in hundredths
 NOT_ADVERSARIAL = ("false", "0", "no", "", "")
 
 # retrieval label states (topically_relevant, evidence_sufficient, misleading), all valid
@@ -846,21 +855,21 @@ class Generator:
                 adv = pick(("false", "true", "", "0", "0"))
             elif u < 0.75:
                 task_type = pick(TRIAGE_TASK_TYPES)
-                uncertainty = "0.65" if rand() < 0.1 else unc(65, 99)
+                uncertainty = f"0.{GOLD_AT}" if rand() < 0.1 else unc(GOLD_AT, 99)
                 adv = pick(NOT_ADVERSARIAL)
             elif u < 0.88:
                 task_type = pick(TRIAGE_TASK_TYPES)
-                uncertainty = "" if rand() < 0.3 else unc(5, 64)
+                uncertainty = "" if rand() < 0.3 else unc(5, GOLD_AT - 1)
                 adv = pick(("true", "1", "yes", "TRUE", "y"))
             else:
                 task_type = pick(TRIAGE_TASK_TYPES)
-                uncertainty = unc(5, 64)
+                uncertainty = unc(5, GOLD_AT - 1)
                 adv = pick(NOT_ADVERSARIAL)
                 tier = "tier_b" if rand() < 0.8 else " tier_b "
                 st["explicit_tier_b"] += 1
         else:
             adv = pick(NOT_ADVERSARIAL)
-            uncertainty = "" if rand() < 0.15 else unc(5, 64)
+            uncertainty = "" if rand() < 0.15 else unc(5, GOLD_AT - 1)
             if u < 0.97:
                 task_type = pick(TRIAGE_TASK_TYPES)
             else:   # the explicit tier wins over the gold task type

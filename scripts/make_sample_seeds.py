@@ -30,6 +30,7 @@ from pathlib import Path
 
 from export_data import (  # scripts/, beside this file
     RECORDS_COLUMNS,
+    TRIAGE_TASK_TYPES,
     boolean,
     export_row,
     is_valid,
@@ -39,7 +40,7 @@ from export_data import (  # scripts/, beside this file
     timestamp,
     write_folder,
 )
-from export_schema import FILES, LABELS, TASKS
+from export_schema import FILES, GOLD_TASK_TYPES, LABELS, TASKS
 
 SEED = 20250301
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -178,8 +179,6 @@ SESSION_OVERRIDE = {
 # --------------------------------------------------------------------------
 # ADR-001 tiered labeling protocol: tiers, weeks, records.csv
 # --------------------------------------------------------------------------
-GOLD_TASK_TYPES = ("factual_qa", "rag_synthesis")  # var gold_task_types
-TRIAGE_TASK_TYPES = ("summarization", "code_generation", "chitchat")
 FIRST_MONDAY = datetime(2025, 3, 3, tzinfo=UTC)  # ISO week 2025-W10
 WEEKS = [10, 11, 12, 13, 14, 15]  # Mon 2025-03-03 .. Sun 2025-04-13
 DRIFT_WEEKS = (13, 14)  # tier_a spot-check disagreement > 12 % in these two weeks only
