@@ -34,6 +34,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import reference as R
+from export_schema import write_csv
 from kit.builds import PROJECT, prepare_project, run_dbt
 
 pytestmark = pytest.mark.slow                      # a dbt build of its own on a copy of the project
@@ -122,10 +123,7 @@ def add_label_to_data(project: Path) -> dict:
     header = list(rows[0]) + ["concise"]
     for i, row in enumerate(rows):
         row["concise"] = "" if i == 0 else row["helpful"]
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, header, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, header, rows)
     return rows[0]
 
 

@@ -37,6 +37,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import reference as R
+from export_schema import write_csv
 
 from kit import dbt_process
 
@@ -77,9 +78,10 @@ def prepare_project(dst: Path, seed_dir: Path | None) -> Path:
             if existing.name not in provided:
                 with open(existing, newline="", encoding="utf-8-sig") as fh:
                     header = next(csv.reader(fh), None)
-                with open(existing, "w", newline="", encoding="utf-8") as fh:
-                    if header:
-                        csv.writer(fh, lineterminator="\n").writerow(header)
+                if header:
+                    write_csv(existing, header, [])   # the input stays, empty
+                else:
+                    existing.write_text("", encoding="utf-8")
         for name in provided:
             shutil.copyfile(Path(seed_dir) / name, proj / "seeds" / name)
     return proj
