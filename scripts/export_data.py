@@ -11,7 +11,8 @@ which annotators, which mistakes); this module says how a value, a row and a fol
   read back as docs/rules.md reads them (``read_boolean``, ``read_timestamp``, ``read_rank``), for
   the scripts that send the sample to a tool;
 * labels: by name or in the spec's order (``named``, ``ordered``, ``labels_with``,
-  ``relabelled``), the valid label vectors one flip away (``neighbours``), the constraints a
+  ``relabelled``), the valid label vectors one flip away (``neighbours``), what an annotator calls
+  a retrieved chunk they get wrong (``RETRIEVAL_CONFUSIONS``), the constraints a
   vector breaks (``broken_constraints``) and a vector that breaks exactly the ones named
   (``breaking``), all from the task spec's labels and logical constraints;
 * rows: one export row by column name (``export_row``), whose label cells are spelt on the way;
@@ -246,6 +247,31 @@ def neighbours(task: str, one_way: Iterable[str] = ()) -> dict[tuple, list[tuple
                 near.append(tuple(flipped))
         out[vector] = near
     return out
+
+
+# The states of a retrieved chunk (its retrieval labels in the spec's order), and what an annotator
+# who gets a chunk wrong calls it instead, in the order the data sets draw from: a sufficient chunk
+# merely relevant; a relevant one irrelevant, sufficient or misleading; a misleading one harmless or
+# irrelevant; an irrelevant one relevant or misleading; an irrelevant, misleading one harmless or
+# relevant. Unlike ``neighbours``, a misleading relevant chunk may be judged wholly irrelevant.
+CHUNK_STATES = {
+    "sufficient": labels_with("retrieval", "topically_relevant", "evidence_sufficient"),
+    "relevant": labels_with("retrieval", "topically_relevant"),
+    "relevant_misleading": labels_with("retrieval", "topically_relevant", "misleading"),
+    "irrelevant": labels_with("retrieval"),
+    "irrelevant_misleading": labels_with("retrieval", "misleading"),
+}
+RETRIEVAL_CONFUSIONS = {
+    CHUNK_STATES[state]: [CHUNK_STATES[other] for other in others]
+    for state, others in {
+        "sufficient": ["relevant"],
+        "relevant": ["irrelevant", "sufficient", "relevant_misleading"],
+        "relevant_misleading": ["relevant", "irrelevant"],
+        "irrelevant": ["relevant", "irrelevant_misleading"],
+        "irrelevant_misleading": ["irrelevant", "relevant_misleading"],
+    }.items()
+}
+
 
 def flipped(task: str, truth: Mapping[str, int], rng, flip: float | Mapping[str, float]) -> dict:
     """A vote on a unit whose true labels are ``truth`` (by name): each label flipped with its

@@ -135,6 +135,8 @@ from pathlib import Path
 from export_data import (
     BAD_CELLS,
     BOOLEANS,
+    CHUNK_STATES,
+    RETRIEVAL_CONFUSIONS,
     STYLES,
     TRIAGE_TASK_TYPES,
     boolean,
@@ -213,13 +215,12 @@ LLM_JUDGE = ("llm.judge-gpt4o", "LLM", "annotator", "GPT-4o judge (prompt v3, te
 GOLD_AT = round(GOLD_UNCERTAINTY_THRESHOLD * 100)   # model_uncertainty is written in hundredths
 NOT_ADVERSARIAL = ("false", "0", "no", "", "")
 
-# retrieval label states (topically_relevant, evidence_sufficient, misleading), all valid
-SUFF, REL, RELMIS, IRR, IRRMIS = (1, 1, 0), (1, 0, 0), (1, 0, 1), (0, 0, 0), (0, 0, 1)
-RET_FLIPS = {SUFF: [REL], REL: [IRR, SUFF, RELMIS], RELMIS: [REL, IRR], IRR: [REL, IRRMIS],
-             IRRMIS: [IRR, RELMIS]}
+# the retrieval label states (topically_relevant, evidence_sufficient, misleading) by short name
+SUFF, REL, RELMIS, IRR, IRRMIS = (CHUNK_STATES[state] for state in (
+    "sufficient", "relevant", "relevant_misleading", "irrelevant", "irrelevant_misleading"))
 
 
-FLIPS = {"retrieval": RET_FLIPS, "grounding": neighbours("grounding"),
+FLIPS = {"retrieval": RETRIEVAL_CONFUSIONS, "grounding": neighbours("grounding"),
          "generation": neighbours("generation", one_way=("unsafe_content",))}
 
 KINDS = {

@@ -29,7 +29,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from export_data import (  # scripts/, beside this file
+    CHUNK_STATES,
     RECORDS_COLUMNS,
+    RETRIEVAL_CONFUSIONS,
     TRIAGE_TASK_TYPES,
     boolean,
     export_row,
@@ -272,13 +274,11 @@ def label_string(fam: str, *ones: str) -> str:
 
 # The kinds of chunk a record's layout is made of, and their retrieval labels.
 CHUNK_KINDS = {
-    "S": labels_with("retrieval", "topically_relevant", "evidence_sufficient"),  # sufficient
-    "R": labels_with("retrieval", "topically_relevant"),  # relevant only
-    "M": labels_with("retrieval", "topically_relevant", "misleading"),  # relevant but misleading
-    "D": labels_with("retrieval"),  # distractor
+    "S": CHUNK_STATES["sufficient"],
+    "R": CHUNK_STATES["relevant"],
+    "M": CHUNK_STATES["relevant_misleading"],  # relevant but misleading
+    "D": CHUNK_STATES["irrelevant"],  # distractor
 }
-# what an annotator who gets a chunk wrong calls it instead
-RETRIEVAL_FLIPS = {"S": "R", "R": "DSM", "M": "RD", "D": "R"}
 
 
 def kind_of(truth) -> str:
@@ -286,7 +286,8 @@ def kind_of(truth) -> str:
 
 
 def flip_retrieval(t, rng) -> tuple:
-    return CHUNK_KINDS[rng.choice(RETRIEVAL_FLIPS[kind_of(t)])]
+    """What an annotator who gets a chunk wrong calls it, among the sample's kinds of chunk."""
+    return rng.choice([other for other in RETRIEVAL_CONFUSIONS[tuple(t)] if other in CHUNK_KINDS.values()])
 
 
 # how likely an annotator who gets an answer wrong gets each label wrong (a label not named: 1)

@@ -16,7 +16,9 @@ import reference as R
 from export_data import (
     BAD_CELLS,
     BOOLEANS,
+    CHUNK_STATES,
     NULL_WORDS,
+    RETRIEVAL_CONFUSIONS,
     STYLES,
     Scenario,
     berlin_offset,
@@ -113,6 +115,18 @@ def test_the_bad_cells_are_bad_under_the_rules():
     assert all(R.parse_timestamp(v) is None for v in BAD_CELLS["timestamp"])
     assert all(R.is_blank(v) for v in BAD_CELLS["blank"])
     assert not set(BAD_CELLS["language"]) & {"de", "en"}
+
+
+def test_retrieval_confusions_are_valid_other_states():
+    every = [v for v in itertools.product((0, 1), repeat=len(LABELS["retrieval"])) if is_valid("retrieval", v)]
+    assert sorted(RETRIEVAL_CONFUSIONS) == sorted(every) == sorted(CHUNK_STATES.values())
+    near = neighbours("retrieval")
+    for state, others in RETRIEVAL_CONFUSIONS.items():
+        assert others and len(set(others)) == len(others) and state not in others
+        assert all(is_valid("retrieval", other) for other in others)
+        # one flip apart, but for a misleading relevant chunk, which may also be judged irrelevant
+        extra = {CHUNK_STATES["irrelevant"]} if state == CHUNK_STATES["relevant_misleading"] else set()
+        assert set(others) - extra <= set(near[state]), state
 
 
 @pytest.mark.parametrize("task", TASKS)
