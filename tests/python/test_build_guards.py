@@ -123,7 +123,7 @@ def runs(builds, tmp_path_factory):
     session's sample build, then two on a copy of it."""
     sample = builds.get("sample").check()
     results = json.loads((sample.project / "target" / "run_results.json").read_text())["results"]
-    out = {"sample": (0 if sample.error is None else 1, sample.output, _by_name(results),
+    out = {"sample": (sample.returncode, sample.output, _by_name(results),
                       expected_lines(sample.db_path, EXPORTS + ["records"]))}
     project = Project(tmp_path_factory.mktemp("build_guards"), sample)
 

@@ -573,19 +573,6 @@ def test_new_reference_by_hand(judges_seed_dir):
     assert jr.ambiguities == [] and low.ambiguities == [], (jr.ambiguities, low.ambiguities)
 
 
-def test_reference_label_source_human_is_overall(judges_seed_dir):
-    """Reference self-check: the label_source/human rows are the overall rows."""
-    jr = jcompute(judges_seed_dir, **REF_KWARGS)
-    overall = {(r["run_id"], r["family"], r["metric"], r["k"]): r for r in jr.ref.marts["metric_values"]
-               if r["slice_dimension"] == "overall"}
-    human = {(r["run_id"], r["family"], r["metric"], r["k"]): r for r in jr.label_source_rows
-             if r["slice_value"] == "human"}
-    assert overall.keys() == human.keys()
-    for k, r in overall.items():
-        for c in J.MV_VALUES:
-            assert same_value(r[c], human[k][c]), (k, c)
-
-
 def test_reference_krippendorff_package(judges_seed_dir):
     """Reference self-check: alpha_humans / alpha_with_judge against the krippendorff
     package on the voters x units reliability matrix of every row (also checked against the
