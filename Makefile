@@ -54,7 +54,7 @@ help:
 	@echo "make report-screenshot   docs/report.png, the README's picture of the sample's report (run make build first)"
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
-	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (README, Semantic layer)"
+	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (docs/reading.md, Semantic layer)"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix (scripts/make_phoenix_fixtures.py)"
@@ -98,7 +98,7 @@ $(METRICFLOW_VENV)/.metricflow-installed: requirements-metricflow.txt | $(BIN)/.
 	$(UV_INSTALL) $(METRICFLOW_VENV)/bin/python -r requirements-metricflow.txt
 	@touch $@
 
-# `mf` for the semantic layer: $(METRICFLOW_VENV)/bin/mf query ... (README, "Semantic layer").
+# `mf` for the semantic layer: $(METRICFLOW_VENV)/bin/mf query ... (docs/reading.md, "Semantic layer").
 metricflow: $(METRICFLOW_VENV)/.metricflow-installed
 
 # after the dev requirements (order only): two installs into one venv must not run at once (make -j2)
