@@ -112,11 +112,24 @@ def test_readme_worked_example(sample_expected):
     assert text in readme and incomplete["p_value_holm"] == 1, text
     mrr = rows[("mrr", 1)]
     assert f"(p_holm = {mrr['p_value_holm']:.3f})" in readme and not mrr["is_significant"]
+    # Holm's correction runs over every metric of the comparison and slice
+    assert f"over the {len(rows)} metrics" in readme and f"with {len(rows)} metrics" in readme, len(rows)
     losses = sorted((q for q in sample_expected["run_comparison_queries"]
                      if q["metric"] == "ndcg" and q["k"] == 5 and q["outcome"] == "loss"), key=lambda q: q["difference"])
     assert len(losses) == 12 and sum(1 for q in losses if round(q["difference"], 3) == -0.203) == 7
     for q in losses[:7]:
         assert round(q["baseline_value"], 3) == 1.0 and round(q["candidate_value"], 3) == 0.797
+
+
+def test_reading_bi_example(sample_build):
+    """The numbers of the BI example of docs/reading.md, computed by the reference."""
+    reading = (Path(__file__).resolve().parents[2] / "docs" / "reading.md").read_text(encoding="utf-8")
+    rows = {r["metric"]: r for r in sample_build.reference.marts["metric_values"] if r["run_id"] == "bot-v1"
+            and r["family"] == "retrieval" and r["slice_dimension"] == "overall" and r["k"] == 5}
+    ndcg, hit = rows["ndcg"], rows["sufficiency_hit"]
+    text = (f"`ndcg` {ndcg['value']:.3f} ({ndcg['ci_lower']:.3f} to {ndcg['ci_upper']:.3f}) and `sufficiency_hit` "
+            f"{hit['value']:.3f} ({hit['ci_lower']:.3f} to\n{hit['ci_upper']:.3f}) over the {ndcg['n_units']} records")
+    assert text in reading, text
 
 
 def _pairs_by_row(build) -> dict[tuple, list[dict]]:
