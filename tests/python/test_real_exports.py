@@ -709,3 +709,27 @@ def test_csv_rows_are_numbered_by_their_place_in_the_file(tmp_path, keeps_order,
     assert ("with ordinality" in scan) == (not keeps_order or "rowid" in header)
     rows = session.execute(f"select ragmart_source_row, record_uuid, ragmart_file_index from ({scan})").fetchall()
     assert sorted(rows) == [(n, f"r{n}", 7) for n in range(1, 5001)]
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "windows-1252"])
+@pytest.mark.parametrize("malformed", [False, True])
+def test_windows_1252_text_reads_as_written(tmp_path, encoding, malformed):
+    """A file saved by a Windows program (Windows-1252) read under input_encoding latin-1 or
+    windows-1252: its typographic quotes, dashes and the euro sign come out as written (not as
+    latin-1's control characters), with and without a malformed record (DuckDB's latin-1 reader
+    refuses such a file, which the record-by-record reader then reads)."""
+    model = _export_files_model()
+    texts = ["Was bedeutet „Bürgergeld“ genau?", "Zuschlag – 30 € im Monat… „ok“", "plain ASCII, 'quoted'"]
+    lines = ["record_uuid;query"] + [f"r{n};{text}" for n, text in enumerate(texts, 1)]
+    if malformed:
+        lines.append('r9;"never closed')
+    path = tmp_path / "generation_annotations.csv"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode("cp1252"))
+    session = duckdb.connect()
+    scan = model._csv_scan(session, str(path), "generation", 1, model.ENCODINGS[encoding], None, str(tmp_path))
+    rows = session.execute(f"select ragmart_source_row, record_uuid, query, ragmart_malformed_record from ({scan})"
+                           " order by 1").fetchall()
+    expected = [(n, f"r{n}", text, None) for n, text in enumerate(texts, 1)]
+    assert rows == expected + ([(4, None, None, 'r9;"never closed')] if malformed else []), rows
+    # the five bytes Windows-1252 leaves undefined stay latin-1's characters
+    assert model._decode(bytes([0x81, 0x84, 0x9D, 0x80]), "latin-1", "x.csv") == "\x81„\x9d€"

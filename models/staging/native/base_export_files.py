@@ -19,9 +19,12 @@ that no rows are left out unnoticed. All are appended by column name, with:
 
 CSV files, each decoded on its own: UTF-16 when the file starts with its byte-order mark (Excel's
 "Unicode text"); UTF-8 when it is valid UTF-8 (a byte-order mark is dropped), whatever the var
-`input_encoding`; else the var `input_encoding` (`latin-1`; with the default `utf-8` such a file
-stops the build, naming the line). So one latin-1 export beside a UTF-8 annotators file reads
-both right: latin-1 text with accented letters is practically never valid UTF-8; `\\n`, `\\r\\n` or `\\r` line ends;
+`input_encoding`; else the var `input_encoding` (`windows-1252` or `latin-1`, read alike: the
+bytes 0x80-0x9F as the characters Windows-1252 gives them, such as „ “ – € …, as browsers read
+latin-1, since as latin-1 they would be control characters that no text holds; with the default
+`utf-8` such a file stops the build, naming the line). So one latin-1 export beside a UTF-8
+annotators file reads both right: latin-1 text with accented letters is practically never valid
+UTF-8; `\\n`, `\\r\\n` or `\\r` line ends;
 an Excel `sep=;` first line names the delimiter; else the delimiter is `,`, `;` or a tab,
 whichever the header line holds most (or the var `csv_delimiter`); `"` quotes with `""` escapes; a
 record may be up to 64 MB. Each CSV file is read once by DuckDB into a temporary table, with
@@ -51,7 +54,14 @@ CSV_ENDINGS = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz")
 PARQUET_ENDINGS = (".parquet",)
 DELIMITERS = (",", ";", "\t")
 MAX_RECORD_BYTES = 64 * 1024 * 1024
-ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1"}
+ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1",
+             "windows-1252": "latin-1", "cp1252": "latin-1"}
+# A file read as latin-1 is taken as Windows-1252: its bytes 0x80-0x9F (latin-1's control characters)
+# become Windows-1252's characters, and the five bytes Windows-1252 leaves undefined stay as they are.
+# DuckDB's latin-1 reader refuses a file with any of those bytes, which then goes to the record-by-record
+# reader here (_decode); a file it reads has none, and reads alike in both encodings.
+_WINDOWS_BYTES = bytes(b for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D))
+_WINDOWS = str.maketrans(_WINDOWS_BYTES.decode("latin-1"), _WINDOWS_BYTES.decode("cp1252"))
 
 
 class ExportFileError(Exception):
@@ -155,13 +165,14 @@ def _decode(data, encoding, file_name, final=True):
     if encoding == "utf-8" and data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     try:
-        return codecs.getincrementaldecoder(encoding)().decode(data, final=final)
+        text = codecs.getincrementaldecoder(encoding)().decode(data, final=final)
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise ExportFileError(
             f"{file_name}: line {line} is not valid {encoding} (byte {error.start + 1} of the file);"
-            " a file that is not UTF-8 is read in the encoding of the var input_encoding: set it to latin-1"
-            " for a file saved as latin-1 (Windows-1252 spreadsheets)") from None
+            " a file that is not UTF-8 is read in the encoding of the var input_encoding: set it to windows-1252"
+            " for a file saved by Excel or another Windows program (latin-1 reads the same)") from None
+    return text.translate(_WINDOWS) if encoding == "latin-1" else text
 
 
 def _read_header(path, encoding, forced_delimiter):
@@ -381,7 +392,7 @@ def model(dbt, session):
     folder = os.path.abspath(folder)
     encoding_name = (encoding_setting or "utf-8").lower()
     if encoding_name not in ENCODINGS:
-        raise ExportFileError(f"var input_encoding must be utf-8 or latin-1, got '{encoding_name}'")
+        raise ExportFileError(f"var input_encoding must be utf-8, windows-1252 or latin-1, got '{encoding_name}'")
     encoding = ENCODINGS[encoding_name]
     if forced_delimiter is not None:
         forced_delimiter = {"\\t": "\t", "tab": "\t"}.get(forced_delimiter, forced_delimiter)
