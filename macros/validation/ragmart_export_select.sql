@@ -30,8 +30,9 @@
         {%- if missing and present | length > 0 -%}
             {{ exceptions.raise_compiler_error(
                 "ragmart: the " ~ task ~ " input (" ~ ragmart_input_mode() ~ " mode) lacks the required column(s) "
-                ~ (missing | join(', ')) ~ ". Expected the columns of ADR 0005: "
-                ~ (expected | map(attribute='name') | join(', '))) }}
+                ~ (missing | join(', ')) ~ ". The columns of the " ~ task ~ " input (docs/rules.md, Inputs): required "
+                ~ (expected | selectattr('required') | map(attribute='name') | join(', ')) ~ "; optional "
+                ~ (expected | rejectattr('required') | map(attribute='name') | join(', '))) }}
         {%- endif -%}
     {%- endif -%}
     {%- for column in expected %}

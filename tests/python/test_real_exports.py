@@ -577,6 +577,13 @@ def _duplicate_column(folder: Path) -> None:
     _write_csv(folder / "grounding_annotations_part002.csv", header + ["Notes"], [r + ["x"] for r in rows])
 
 
+def _missing_column(folder: Path) -> None:
+    header, rows = _read_rows(folder / "retrieval_annotations_part002.csv")
+    at = header.index("created_at")
+    _write_csv(folder / "retrieval_annotations_part002.csv", header[:at] + header[at + 1:],
+               [r[:at] + r[at + 1:] for r in rows])
+
+
 def _header_mismatch(folder: Path) -> None:
     """A header with one name too many (a trailing delimiter, a forced wrong delimiter): not a few bad rows."""
     target = folder / "generation_annotations_part002.csv"
@@ -616,6 +623,7 @@ def _no_annotators_and_bad_ranks(folder: Path) -> None:
 
 FAILING = {  # case: (how the export is changed, what dbt selects; None: everything)
     "duplicate_column": (_duplicate_column, None),
+    "missing_column": (_missing_column, ["+stg_native__retrieval"]),
     "header_mismatch": (_header_mismatch, None),
     "other_format": (_other_format, None),
     "unusable_annotators": (_unusable_annotators, ["+assert_annotators_are_valid"]),
@@ -645,6 +653,14 @@ def failed(exports, tmp_path_factory):
 
 def test_duplicate_column_stops_the_build_naming_file_and_column(failed):
     assert "grounding_annotations_part002.csv: the column 'notes' appears twice" in failed["duplicate_column"]
+
+
+def test_a_missing_required_column_stops_the_build_naming_file_and_columns(failed):
+    text = " ".join(failed["missing_column"].split())
+    assert "the retrieval file retrieval_annotations_part002.csv lacks the required column(s) created_at" in text
+    assert ("The columns of the retrieval input (docs/rules.md, Inputs): required record_uuid, annotator_id, task,"
+            " created_at, input_query, chunk, chunk_id, chunk_rank, topically_relevant") in text, text[-3000:]
+    assert "; optional language, generated_search_query" in text and "ADR" not in text
 
 
 def test_a_file_that_does_not_match_its_header_stops_the_build(failed):
