@@ -21,6 +21,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import shutil
@@ -66,6 +67,31 @@ def parse_vars(text: str | None) -> dict:
     if not isinstance(value, dict):
         raise BuildError(f"--vars must be a YAML mapping such as '{{constraint_policy: repair}}', got {text!r}")
     return value
+
+
+def project_vars(project: Path = PROJECT) -> dict:
+    """The vars dbt_project.yml declares, with their defaults."""
+    return yaml.safe_load((project / "dbt_project.yml").read_text(encoding="utf-8"))["vars"]
+
+
+def check_vars(variables: dict, declared: dict) -> None:
+    """Stops on a var that dbt_project.yml does not declare (dbt would ignore a misspelt name and build
+    with the default) and on a value other than true or false for a var whose default is one of them."""
+    problems = []
+    for name, value in variables.items():
+        if name not in declared:
+            problem = f"unknown var {name!r}"
+            close = difflib.get_close_matches(str(name), list(declared), n=1)
+            if ":" in str(name):
+                problem += " (YAML needs a space after the colon, as in '{constraint_policy: repair}')"
+            elif close:
+                problem += f" (did you mean {close[0]!r}?)"
+            problems.append(problem)
+        elif isinstance(declared[name], bool) and not isinstance(value, bool):
+            problems.append(f"var {name!r} must be true or false, got {value!r}")
+    if problems:
+        raise BuildError("; ".join(problems) + ". The project's vars are listed in docs/rules.md (Vars) and declared"
+                         " in dbt_project.yml; a var read by models of your own must be declared there too")
 
 
 def resolve_input(path: str, relative_to: str | os.PathLike | None = None) -> Path:
@@ -168,7 +194,9 @@ def _fail(dbs: Databases, reason: str, code: int, kept_as: str = "the failed bui
         kept = dbs.failed
     _remove(_companions(dbs.building)[1])
     where = f"{kept_as} {kept}" if kept else "the failed build wrote no database"
-    print(f"error: {reason}; the published database {dbs.published} is unchanged; {where}", file=sys.stderr)
+    published = (f"the published database {dbs.published} is unchanged" if dbs.published.exists()
+                 else f"no database is published at {dbs.published} yet")
+    print(f"error: {reason}; {published}; {where}", file=sys.stderr)
     return code or 1
 
 
@@ -213,7 +241,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Arguments after -- go to `dbt build` as they are.\n"
         "Exit code: 0 published; dbt's code (or 1) when the build failed and the published database is\n"
-        "unchanged; 2 for a usage error (bad --vars, missing input folder, no dbt).",
+        "unchanged; 2 for a usage error (bad --vars or a var the project does not declare, missing input\n"
+        "folder, no dbt).",
     )
     parser.add_argument("--vars", default="{}", metavar="YAML",
                         help="dbt vars as a YAML mapping, e.g. '{constraint_policy: repair}' (default: {})")
@@ -230,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         variables = parse_vars(args.vars)
+        check_vars(variables, project_vars())
         folder = resolve_input(args.input, args.relative_to) if args.input is not None else None
         command = dbt_command(find_dbt(), build_vars(variables, folder), folder is not None, args.dbt_args)
         dbs = databases()

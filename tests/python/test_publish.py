@@ -53,6 +53,26 @@ def test_main_rejects_non_mapping_vars(capsys):
     assert "--vars must be a YAML mapping" in capsys.readouterr().err
 
 
+def test_check_vars_stops_on_undeclared_names_and_non_boolean_switches(capsys):
+    declared = build.project_vars()
+    build.check_vars({"constraint_policy": "repair", "fail_on_rejected": True, "retrieval_k_values": [1, 3]}, declared)
+    with pytest.raises(build.BuildError, match=r"unknown var 'constraint_polcy' \(did you mean 'constraint_policy'\?\)"):
+        build.check_vars({"constraint_polcy": "repair"}, declared)
+    with pytest.raises(build.BuildError, match="YAML needs a space after the colon"):
+        build.check_vars(build.parse_vars("{constraint_policy:repair}"), declared)
+    with pytest.raises(build.BuildError, match="var 'fail_on_rejected' must be true or false, got 'y'"):
+        build.check_vars({"fail_on_rejected": "y"}, declared)
+    assert build.main(["--vars", "{max_rejected_shares: 0.5}"]) == 2
+    assert "did you mean 'max_rejected_share'?" in capsys.readouterr().err
+
+
+def test_a_failed_first_build_says_nothing_is_published(tmp_path, capsys):
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": str(tmp_path / "ragmart.duckdb")})
+    assert build._fail(dbs, "dbt build failed (exit code 1)", 1) == 1
+    err = capsys.readouterr().err
+    assert f"no database is published at {dbs.published} yet" in err and "unchanged" not in err
+
+
 def test_build_vars_adds_files_mode():
     given = {"constraint_policy": "repair", "input_mode": "seeds"}
     assert build.build_vars(given, None) == given
