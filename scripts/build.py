@@ -24,9 +24,11 @@ import argparse
 import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,6 +202,33 @@ def _fail(dbs: Databases, reason: str, code: int, kept_as: str = "the failed bui
     return code or 1
 
 
+def failure_summary(run_results: Path, since: float, most: int = 10) -> list[str]:
+    """What failed in a dbt run, a line per node, from its run_results.json (written after ``since``,
+    else nothing): the node and the cause: a ragmart message, or the last line of a Python model's
+    error without its traceback, or dbt's own message."""
+    try:
+        if run_results.stat().st_mtime < since:
+            return []
+        results = json.loads(run_results.read_text(encoding="utf-8"))["results"]
+    except (OSError, ValueError, KeyError):
+        return []
+    lines = []
+    for result in results:
+        if result.get("status") not in ("error", "fail"):
+            continue
+        text = [line.strip() for line in (result.get("message") or "").splitlines() if line.strip()]
+        ours = [i for i, line in enumerate(text) if line.startswith("ragmart:") or "ragmart: " in line]
+        if ours:   # the message and its continuation lines, not dbt's "> in macro ..." trail
+            tail = text[ours[0]:ours[0] + 3]
+            cause = " ".join(tail[:next((i for i, line in enumerate(tail) if line.startswith(">")), len(tail))])
+        elif any(line.startswith("Traceback") for line in text):
+            cause = re.sub(r"^[\w.]*(Error|Exception): ", "", text[-1])
+        else:
+            cause = " ".join(text[:2])
+        lines.append(f"  {result['unique_id'].split('.')[-1]}: {cause[:600]}")
+    return lines[:most] + ([f"  ... and {len(lines) - most} more"] if len(lines) > most else [])
+
+
 def publish(dbs: Databases, command: list[str]) -> int:
     """Run dbt into the building file, print its metrics and move it over the published file; the exit code."""
     dbs.published.parent.mkdir(parents=True, exist_ok=True)
@@ -208,11 +237,16 @@ def publish(dbs: Databases, command: list[str]) -> int:
     env = dict(os.environ, RAGMART_DUCKDB_PATH=str(dbs.building))
     env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     print(f"building {dbs.building} (published: {dbs.published})", flush=True)
+    started = time.time()
     try:
         code = subprocess.run(command, cwd=PROJECT, env=env).returncode
     except KeyboardInterrupt:
         return _fail(dbs, "interrupted", 130)
     if code != 0:
+        failures = failure_summary(PROJECT / "target" / "run_results.json", started)
+        if failures:
+            print("\nwhat failed (dbt's full messages are above and in logs/dbt.log):", *failures, sep="\n",
+                  file=sys.stderr)
         return _fail(dbs, f"dbt build failed (exit code {code})", code)
     building_wal, building_tmp = _companions(dbs.building)
     if not dbs.building.exists():

@@ -73,6 +73,31 @@ def test_a_failed_first_build_says_nothing_is_published(tmp_path, capsys):
     assert f"no database is published at {dbs.published} yet" in err and "unchanged" not in err
 
 
+def test_failure_summary_names_each_failed_node_and_its_cause(tmp_path):
+    results = [
+        {"unique_id": "model.ragmart.base_export_files", "status": "error", "message":
+         "Runtime Error in model base_export_files\n  Python model failed:\n  Traceback (most recent call last):\n"
+         "    File \"/tmp/x.py\", line 409, in model\n      raise ExportFileError(\n"
+         "  base_export_files.ExportFileError: no retrieval* file in input_path '/data'\n  "},
+        {"unique_id": "model.ragmart.stg_native__retrieval", "status": "error", "message":
+         "Compilation Error in model stg_native__retrieval\n  ragmart: the retrieval file r.csv lacks the required"
+         " column(s) created_at\n  \n  > in macro ragmart_export_select"},
+        {"unique_id": "test.ragmart.assert_x", "status": "fail", "message": "Got 3 results, configured to fail if != 0"},
+        {"unique_id": "model.ragmart.fine", "status": "success", "message": "OK"},
+        {"unique_id": "test.ragmart.warned", "status": "warn", "message": "Got 1 result"},
+    ]
+    path = tmp_path / "run_results.json"
+    path.write_text(json.dumps({"results": results}), encoding="utf-8")
+    assert build.failure_summary(path, since=0) == [
+        "  base_export_files: no retrieval* file in input_path '/data'",
+        "  stg_native__retrieval: ragmart: the retrieval file r.csv lacks the required column(s) created_at",
+        "  assert_x: Got 3 results, configured to fail if != 0",
+    ]
+    assert build.failure_summary(path, since=path.stat().st_mtime + 10) == []   # an earlier run's results
+    assert build.failure_summary(tmp_path / "missing.json", since=0) == []
+    assert build.failure_summary(path, since=0, most=1)[-1] == "  ... and 2 more"
+
+
 def test_build_vars_adds_files_mode():
     given = {"constraint_policy": "repair", "input_mode": "seeds"}
     assert build.build_vars(given, None) == given
