@@ -96,6 +96,21 @@ def check_vars(variables: dict, declared: dict) -> None:
                          " in dbt_project.yml; a var read by models of your own must be declared there too")
 
 
+def check_seeds(seeds: Path) -> None:
+    """Stops on a seed whose header line is split by ';' or a tab, not ',': dbt's seed loader reads
+    comma-separated files only and would fail on it with an unclear message, while files mode reads
+    any of the three."""
+    for path in sorted(seeds.glob("*.csv")):
+        with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+            header = handle.readline()
+        other = max((";", "\t"), key=header.count)
+        if header.count(other) > header.count(","):
+            name = "a tab" if other == "\t" else f"'{other}'"
+            raise BuildError(f"{path.relative_to(seeds.parent)} is separated by {name}, but seeds must be"
+                             " comma-separated; save it as CSV with commas, or build from the folder of your"
+                             " exports as they are: make build-files INPUT=folder (files mode reads ',', ';' and tabs)")
+
+
 def resolve_input(path: str, relative_to: str | os.PathLike | None = None) -> Path:
     """The absolute path of the input folder; a relative path is taken relative to `relative_to` (default: cwd)."""
     if not path:
@@ -276,7 +291,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         epilog="Arguments after -- go to `dbt build` as they are.\n"
         "Exit code: 0 published; dbt's code (or 1) when the build failed and the published database is\n"
         "unchanged; 2 for a usage error (bad --vars or a var the project does not declare, missing input\n"
-        "folder, no dbt).",
+        "folder, a seed that is not comma-separated, no dbt).",
     )
     parser.add_argument("--vars", default="{}", metavar="YAML",
                         help="dbt vars as a YAML mapping, e.g. '{constraint_policy: repair}' (default: {})")
@@ -294,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         variables = parse_vars(args.vars)
         check_vars(variables, project_vars())
+        if args.input is None:
+            check_seeds(PROJECT / "seeds")
         folder = resolve_input(args.input, args.relative_to) if args.input is not None else None
         command = dbt_command(find_dbt(), build_vars(variables, folder), folder is not None, args.dbt_args)
         dbs = databases()

@@ -98,6 +98,22 @@ def test_failure_summary_names_each_failed_node_and_its_cause(tmp_path):
     assert build.failure_summary(path, since=0, most=1)[-1] == "  ... and 2 more"
 
 
+def test_check_seeds_stops_on_a_seed_split_by_semicolons_or_tabs(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "annotators.csv").write_text("\ufeffannotator_id,annotator_kind,role,display_name\na;b,HUMAN,annotator,x\n",
+                                          encoding="utf-8")
+    build.check_seeds(seeds)   # a BOM and a ';' inside a value are fine
+    build.check_seeds(PROJECT / "seeds")
+    (seeds / "grounding_annotations.csv").write_text("record_uuid;annotator_id;task\nr1;a;grounding\n", encoding="utf-8")
+    with pytest.raises(build.BuildError, match=r"seeds/grounding_annotations.csv is separated by ';', but seeds must be"
+                                               " comma-separated.*make build-files INPUT=folder"):
+        build.check_seeds(seeds)
+    (seeds / "grounding_annotations.csv").write_text("record_uuid\tannotator_id\ttask\n", encoding="utf-8")
+    with pytest.raises(build.BuildError, match="is separated by a tab"):
+        build.check_seeds(seeds)
+
+
 def test_build_vars_adds_files_mode():
     given = {"constraint_policy": "repair", "input_mode": "seeds"}
     assert build.build_vars(given, None) == given
