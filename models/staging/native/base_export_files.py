@@ -403,12 +403,13 @@ def model(dbt, session):
     # annotators and records files beside it
     inputs = INPUTS if input_format == "native" else ["annotators", "records"]
     found, ignored = _find_files(folder, inputs)
-    for name in ["retrieval", "grounding", "generation"] if input_format == "native" else []:
-        if not found[name]:
-            others = ", ".join(ignored) if ignored else "none"
-            raise ExportFileError(
-                f"no {name}* file (.csv, .tsv, .txt, .gz or .parquet) in input_path '{folder}'"
-                f" (files whose names match no input: {others})")
+    missing = [f"{name}*" for name in ["retrieval", "grounding", "generation"] if input_format == "native"
+               and not found[name]]
+    if missing:
+        others = ", ".join(ignored) if ignored else "none"
+        raise ExportFileError(
+            f"no {' or '.join(missing)} file (.csv, .tsv, .txt, .gz or .parquet) in input_path '{folder}'"
+            f" (files whose names match no input: {others}); each export of the native format is required")
 
     work_dir = tempfile.mkdtemp(prefix="ragmart_files_")  # clean copies of files re-read record by record
     scans, file_index = [], 0
