@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from export_schema import load_vars  # scripts/, beside this file
 
 try:
     import fcntl
@@ -71,9 +72,12 @@ def parse_vars(text: str | None) -> dict:
     return value
 
 
-def project_vars(project: Path = PROJECT) -> dict:
-    """The vars dbt_project.yml declares, with their defaults."""
-    return yaml.safe_load((project / "dbt_project.yml").read_text(encoding="utf-8"))["vars"]
+# The spellings of a switch (a var whose default is true or false) that its macros read.
+SWITCH_VALUES = {"true", "false", "1", "0"}
+
+
+def _project_file() -> dict:
+    return yaml.safe_load((PROJECT / "dbt_project.yml").read_text(encoding="utf-8"))
 
 
 def check_vars(variables: dict, declared: dict) -> None:
@@ -89,22 +93,43 @@ def check_vars(variables: dict, declared: dict) -> None:
             elif close:
                 problem += f" (did you mean {close[0]!r}?)"
             problems.append(problem)
-        elif isinstance(declared[name], bool) and not isinstance(value, bool):
+        elif isinstance(declared[name], bool) and not isinstance(value, bool) \
+                and str(value).strip().lower() not in SWITCH_VALUES:
             problems.append(f"var {name!r} must be true or false, got {value!r}")
     if problems:
         raise BuildError("; ".join(problems) + ". The project's vars are listed in docs/rules.md (Vars) and declared"
                          " in dbt_project.yml; a var read by models of your own must be declared there too")
 
 
-def check_seeds(seeds: Path) -> None:
-    """Stops on a seed whose header line is split by ';' or a tab, not ',': dbt's seed loader reads
-    comma-separated files only and would fail on it with an unclear message, while files mode reads
-    any of the three."""
-    for path in sorted(seeds.glob("*.csv")):
+def _outside_quotes(line: str, character: str) -> int:
+    """How often a character stands in a CSV line outside double quotes."""
+    count, quoted = 0, False
+    for char in line:
+        if char == '"':
+            quoted = not quoted
+        elif char == character and not quoted:
+            count += 1
+    return count
+
+
+def _sets_delimiter(config) -> bool:
+    """Whether a part of dbt_project.yml's seeds config sets a delimiter."""
+    if isinstance(config, dict):
+        return any(key in ("delimiter", "+delimiter") or _sets_delimiter(value) for key, value in config.items())
+    return False
+
+
+def check_seeds(seeds: Path, seeds_config: dict | None = None) -> None:
+    """Stops on a seed whose header line is split by ';' or a tab rather than ',' (outside quotes),
+    unless the seeds config of dbt_project.yml sets a delimiter: dbt reads seeds as comma-separated
+    by default and would fail on it with an unclear message, while files mode reads any of the three."""
+    if _sets_delimiter(seeds_config):
+        return
+    for path in sorted(seeds.rglob("*.csv")):
         with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
             header = handle.readline()
-        other = max((";", "\t"), key=header.count)
-        if header.count(other) > header.count(","):
+        other = max((";", "\t"), key=lambda character: _outside_quotes(header, character))
+        if _outside_quotes(header, other) > _outside_quotes(header, ","):
             name = "a tab" if other == "\t" else f"'{other}'"
             raise BuildError(f"{path.relative_to(seeds.parent)} is separated by {name}, but seeds must be"
                              " comma-separated; save it as CSV with commas, or build from the folder of your"
@@ -225,13 +250,14 @@ def failure_summary(run_results: Path, since: float, most: int = 10) -> list[str
         if run_results.stat().st_mtime < since:
             return []
         results = json.loads(run_results.read_text(encoding="utf-8"))["results"]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         return []
     lines = []
-    for result in results:
-        if result.get("status") not in ("error", "fail"):
+    for result in results if isinstance(results, list) else []:
+        if not isinstance(result, dict) or result.get("status") not in ("error", "fail"):
             continue
-        text = [line.strip() for line in (result.get("message") or "").splitlines() if line.strip()]
+        message = result.get("message")
+        text = [line.strip() for line in (message if isinstance(message, str) else "").splitlines() if line.strip()]
         ours = [i for i, line in enumerate(text) if line.startswith("ragmart:") or "ragmart: " in line]
         if ours:   # the message and its continuation lines, not dbt's "> in macro ..." trail
             tail = text[ours[0]:ours[0] + 3]
@@ -240,7 +266,7 @@ def failure_summary(run_results: Path, since: float, most: int = 10) -> list[str
             cause = re.sub(r"^[\w.]*(Error|Exception): ", "", text[-1])
         else:
             cause = " ".join(text[:2])
-        lines.append(f"  {result['unique_id'].split('.')[-1]}: {cause[:600]}")
+        lines.append(f"  {str(result.get('unique_id', '?')).split('.')[-1]}: {cause[:600]}")
     return lines[:most] + ([f"  ... and {len(lines) - most} more"] if len(lines) > most else [])
 
 
@@ -308,9 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         variables = parse_vars(args.vars)
-        check_vars(variables, project_vars())
+        check_vars(variables, load_vars(PROJECT / "dbt_project.yml"))
         if args.input is None:
-            check_seeds(PROJECT / "seeds")
+            check_seeds(PROJECT / "seeds", _project_file().get("seeds"))
         folder = resolve_input(args.input, args.relative_to) if args.input is not None else None
         command = dbt_command(find_dbt(), build_vars(variables, folder), folder is not None, args.dbt_args)
         dbs = databases()

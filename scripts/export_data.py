@@ -126,7 +126,8 @@ _TIMESTAMP = re.compile(
 def read_timestamp(cell: str) -> datetime | None:
     """A created_at cell read back as docs/rules.md reads it: the instant in UTC (to the microsecond;
     no zone is UTC; digits past the sixth of a fraction are cut), or None when it is not
-    such a time."""
+    such a time (and for the few valid ones that fall before year 1 or after 9999 in UTC, which
+    Python's datetime cannot hold)."""
     match = _TIMESTAMP.fullmatch(cell.strip())
     if not match:
         return None
@@ -138,8 +139,14 @@ def read_timestamp(cell: str) -> datetime | None:
         return None
     if zone and zone != "Z":
         digits = zone[1:].replace(":", "")
-        offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-        value -= offset if zone[0] == "+" else -offset
+        hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+        if hours > 23 or minutes > 59:
+            return None
+        offset = timedelta(hours=hours, minutes=minutes)
+        try:
+            value -= offset if zone[0] == "+" else -offset
+        except OverflowError:   # an instant before year 1 or after 9999 in UTC: beyond Python's datetime
+            return None
     return value
 
 

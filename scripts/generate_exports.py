@@ -213,6 +213,9 @@ ADJUDICATOR = ("m.koenig", "HUMAN", "adjudicator", "Dr. Matthias König")
 LLM_JUDGE = ("llm.judge-gpt4o", "LLM", "annotator", "GPT-4o judge (prompt v3, temperature 0)")
 
 GOLD_AT = round(GOLD_UNCERTAINTY_THRESHOLD * 100)   # model_uncertainty is written in hundredths
+if not 6 <= GOLD_AT <= 99:
+    raise SystemExit(f"generate_exports.py: gold_uncertainty_threshold {GOLD_UNCERTAINTY_THRESHOLD} of dbt_project.yml"
+                     " leaves no hundredth from 0.05 below it or none up to 0.99 above it")
 NOT_ADVERSARIAL = ("false", "0", "no", "", "")
 
 # the retrieval label states (topically_relevant, evidence_sufficient, misleading) by short name
@@ -856,7 +859,7 @@ class Generator:
                 adv = pick(("false", "true", "", "0", "0"))
             elif u < 0.75:
                 task_type = pick(TRIAGE_TASK_TYPES)
-                uncertainty = f"0.{GOLD_AT}" if rand() < 0.1 else unc(GOLD_AT, 99)
+                uncertainty = f"{GOLD_AT / 100:.2f}" if rand() < 0.1 else unc(GOLD_AT, 99)
                 adv = pick(NOT_ADVERSARIAL)
             elif u < 0.88:
                 task_type = pick(TRIAGE_TASK_TYPES)
@@ -883,7 +886,7 @@ class Generator:
         return options[int(self.rng.random() * len(options))]
 
     def uncertainty(self, lo: int, hi: int) -> str:
-        return f"0.{lo + int(self.rng.random() * (hi - lo + 1)):02d}"
+        return f"{(lo + int(self.rng.random() * (hi - lo + 1))) / 100:.2f}"
 
     # ---------------------------------------------------------------- rows
     def session_note(self, n: int, is_adj: bool):

@@ -42,7 +42,7 @@ from export_data import (  # scripts/, beside this file
     timestamp,
     write_folder,
 )
-from export_schema import FILES, GOLD_TASK_TYPES, LABELS, TASKS
+from export_schema import FILES, GOLD_TASK_TYPES, GOLD_UNCERTAINTY_THRESHOLD, LABELS, TASKS
 
 SEED = 20250301
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -554,7 +554,7 @@ def plan(records: list[Record]) -> None:
             if route == "explicit_a":
                 meta["tier"] = "tier_a"
             elif route == "uncertainty_064":
-                meta["model_uncertainty"] = "0.64"
+                meta["model_uncertainty"] = f"{GOLD_UNCERTAINTY_THRESHOLD - 0.01:.2f}"   # just below
             elif route == "bad_duplicate":
                 meta["model_uncertainty"] = meta["model_uncertainty"] or "0.40"
                 meta["task_type"] = "summarization"
@@ -569,7 +569,7 @@ def plan(records: list[Record]) -> None:
                     "is_adversarial": not_adversarial(),
                     "tier": "tier_b" if route == "explicit_b" else " tier_b "}
         elif route.startswith("uncertainty_"):
-            value = {"uncertainty_065": "0.65", "uncertainty_spaced": " 0.81 ",
+            value = {"uncertainty_065": f"{GOLD_UNCERTAINTY_THRESHOLD:.2f}", "uncertainty_spaced": " 0.81 ",
                      "uncertainty_high": f"{krng.uniform(0.66, 1.0):.2f}"}[route]
             meta = {"task_type": krng.choice(TRIAGE_TASK_TYPES), "model_uncertainty": value,
                     "is_adversarial": not_adversarial(), "tier": ""}
@@ -587,7 +587,8 @@ def plan(records: list[Record]) -> None:
                     "is_adversarial": not_adversarial(), "tier": ""}
         r.meta = meta
     # one gold-by-task-type record also exactly at the threshold
-    krng.choice([r for r in records if r.route == "gold_task_type"]).meta["model_uncertainty"] = "0.65"
+    krng.choice([r for r in records if r.route == "gold_task_type"]).meta["model_uncertainty"] = \
+        f"{GOLD_UNCERTAINTY_THRESHOLD:.2f}"
     for r in records:  # every records.csv row names the run and the question
         if r.meta is not None:
             r.meta.update(run_id=RUN_V1, query_id=query_id(r.key))

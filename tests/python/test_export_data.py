@@ -77,7 +77,8 @@ TIME_CELLS = ["2025-03-01T10:15:00", " 2025-03-01 10:15:00 ", "2025-03-01T10:15"
               "2025-03-01T10:15:00.1234567+02:00", "2025-03-01T10:15:00-05:30", "2025-03-01T10:15:00+0200",
               "2025-03-01T10:15:00+02", "2025-03-01T10:15:00+02:3", "2025-03-01T10:15:00+2", "2025-02-29T10:00:00",
               "2024-02-29T10:00:00", "0000-03-01T10:15:00", "0001-01-01T00:00:00", "2025-03-01T10:60:00",
-              "2025-03-01T24:00:00", "garbage", ""]
+              "2025-03-01T24:00:00", "2025-03-01T10:15:00+25:00", "2025-03-01T10:15:00+02:75",
+              "2025-03-01T10:15:00-23:59", "garbage", ""]
 RANK_CELLS = ["1", " 02 ", "0", "-1", "1.5", "abc", "2.0", "3.00", "0.0", "2.", "2.01", "", "+3", "10"]
 
 
@@ -87,6 +88,9 @@ def test_the_readers_read_cells_as_the_rules_do():
         expected = None if expected is None else Fraction(math.floor(expected * 10 ** 6), 10 ** 6)
         got = read_timestamp(cell)
         assert (None if got is None else _epoch(got)) == expected, cell
+    # valid under the rules, but before year 1 or after 9999 in UTC: beyond Python's datetime
+    for cell in ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"]:
+        assert R.parse_timestamp(cell) is not None and read_timestamp(cell) is None, cell
     for cell in RANK_CELLS + BAD_CELLS["rank"] + BAD_CELLS["blank"]:
         assert read_rank(cell) == R.parse_rank(cell), cell
 

@@ -54,8 +54,10 @@ def test_main_rejects_non_mapping_vars(capsys):
 
 
 def test_check_vars_stops_on_undeclared_names_and_non_boolean_switches(capsys):
-    declared = build.project_vars()
+    declared = build.load_vars(PROJECT / "dbt_project.yml")
     build.check_vars({"constraint_policy": "repair", "fail_on_rejected": True, "retrieval_k_values": [1, 3]}, declared)
+    # the spellings of a switch that its macros read
+    build.check_vars({"fail_on_rejected": "True", "require_annotators": 0, "fail_on_unknown_annotators": "1"}, declared)
     with pytest.raises(build.BuildError, match=r"unknown var 'constraint_polcy' \(did you mean 'constraint_policy'\?\)"):
         build.check_vars({"constraint_polcy": "repair"}, declared)
     with pytest.raises(build.BuildError, match="YAML needs a space after the colon"):
@@ -96,6 +98,9 @@ def test_failure_summary_names_each_failed_node_and_its_cause(tmp_path):
     assert build.failure_summary(path, since=path.stat().st_mtime + 10) == []   # an earlier run's results
     assert build.failure_summary(tmp_path / "missing.json", since=0) == []
     assert build.failure_summary(path, since=0, most=1)[-1] == "  ... and 2 more"
+    for odd in ([1, 2], {"results": None}, {"results": [1, {"status": "error", "message": ["x"]}]}):
+        path.write_text(json.dumps(odd), encoding="utf-8")
+        assert build.failure_summary(path, since=0) in ([], ["  ?: "]), odd
 
 
 def test_check_seeds_stops_on_a_seed_split_by_semicolons_or_tabs(tmp_path):
@@ -104,6 +109,8 @@ def test_check_seeds_stops_on_a_seed_split_by_semicolons_or_tabs(tmp_path):
     (seeds / "annotators.csv").write_text("\ufeffannotator_id,annotator_kind,role,display_name\na;b,HUMAN,annotator,x\n",
                                           encoding="utf-8")
     build.check_seeds(seeds)   # a BOM and a ';' inside a value are fine
+    (seeds / "records.csv").write_text('record_uuid,"run;id;x;y"\n', encoding="utf-8")
+    build.check_seeds(seeds)   # and inside a quoted name
     build.check_seeds(PROJECT / "seeds")
     (seeds / "grounding_annotations.csv").write_text("record_uuid;annotator_id;task\nr1;a;grounding\n", encoding="utf-8")
     with pytest.raises(build.BuildError, match=r"seeds/grounding_annotations.csv is separated by ';', but seeds must be"
@@ -111,6 +118,13 @@ def test_check_seeds_stops_on_a_seed_split_by_semicolons_or_tabs(tmp_path):
         build.check_seeds(seeds)
     (seeds / "grounding_annotations.csv").write_text("record_uuid\tannotator_id\ttask\n", encoding="utf-8")
     with pytest.raises(build.BuildError, match="is separated by a tab"):
+        build.check_seeds(seeds)
+    # a seeds config that sets the delimiter is dbt's to read
+    build.check_seeds(seeds, {"ragmart": {"+delimiter": "\t"}})
+    (seeds / "grounding_annotations.csv").unlink()
+    (seeds / "more").mkdir()
+    (seeds / "more" / "extra.csv").write_text("a;b;c\n", encoding="utf-8")
+    with pytest.raises(build.BuildError, match="seeds/more/extra.csv is separated by ';'"):
         build.check_seeds(seeds)
 
 
