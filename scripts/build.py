@@ -101,17 +101,6 @@ def check_vars(variables: dict, declared: dict) -> None:
                          " in dbt_project.yml; a var read by models of your own must be declared there too")
 
 
-def _outside_quotes(line: str, character: str) -> int:
-    """How often a character stands in a CSV line outside double quotes."""
-    count, quoted = 0, False
-    for char in line:
-        if char == '"':
-            quoted = not quoted
-        elif char == character and not quoted:
-            count += 1
-    return count
-
-
 def _sets_delimiter(config) -> bool:
     """Whether a part of dbt_project.yml's seeds config sets a delimiter."""
     if isinstance(config, dict):
@@ -128,8 +117,9 @@ def check_seeds(seeds: Path, seeds_config: dict | None = None) -> None:
     for path in sorted(seeds.rglob("*.csv")):
         with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
             header = handle.readline()
-        other = max((";", "\t"), key=lambda character: _outside_quotes(header, character))
-        if _outside_quotes(header, other) > _outside_quotes(header, ","):
+        unquoted = re.sub(r'"[^"]*"', "", header)   # a delimiter inside a quoted name does not count
+        other = max((";", "\t"), key=unquoted.count)
+        if unquoted.count(other) > unquoted.count(","):
             name = "a tab" if other == "\t" else f"'{other}'"
             raise BuildError(f"{path.relative_to(seeds.parent)} is separated by {name}, but seeds must be"
                              " comma-separated; save it as CSV with commas, or build from the folder of your"
