@@ -157,11 +157,7 @@
                 {%- if missing -%}
                     {{ exceptions.raise_compiler_error(
                         "ragmart: the " ~ task ~ " file " ~ row[0] ~ " lacks the required column(s) "
-                        ~ (missing | join(', ')) ~ " (its columns: " ~ row[1] ~ "). The columns of the " ~ task
-                        ~ " input (docs/rules.md, Inputs): required "
-                        ~ (ragmart_export_columns(task) | selectattr('required') | map(attribute='name') | join(', '))
-                        ~ "; optional "
-                        ~ (ragmart_export_columns(task) | rejectattr('required') | map(attribute='name') | join(', '))) }}
+                        ~ (missing | join(', ')) ~ " (its columns: " ~ row[1] ~ "). " ~ ragmart_export_columns_text(task)) }}
                 {%- endif -%}
                 {%- if task == 'annotators' and row[2] > 0 -%}
                     {{ exceptions.raise_compiler_error(

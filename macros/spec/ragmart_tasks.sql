@@ -101,6 +101,14 @@
     {{ return(columns) }}
 {%- endmacro %}
 
+{#- The columns of an input in words, for the message of a missing column: required ...; optional ... -#}
+{% macro ragmart_export_columns_text(task) -%}
+    {%- set columns = ragmart_export_columns(task) -%}
+    {{ return("The columns of the " ~ task ~ " input (docs/rules.md, Inputs): required "
+        ~ (columns | selectattr('required') | map(attribute='name') | join(', ')) ~ "; optional "
+        ~ (columns | rejectattr('required') | map(attribute='name') | join(', '))) }}
+{%- endmacro %}
+
 {#-
     The original-value columns of rejected_annotations: every column of the three exports and of
     the records seed (first seen first) except the keys the mart names on its own.

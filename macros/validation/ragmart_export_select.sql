@@ -30,9 +30,7 @@
         {%- if missing and present | length > 0 -%}
             {{ exceptions.raise_compiler_error(
                 "ragmart: the " ~ task ~ " input (" ~ ragmart_input_mode() ~ " mode) lacks the required column(s) "
-                ~ (missing | join(', ')) ~ ". The columns of the " ~ task ~ " input (docs/rules.md, Inputs): required "
-                ~ (expected | selectattr('required') | map(attribute='name') | join(', ')) ~ "; optional "
-                ~ (expected | rejectattr('required') | map(attribute='name') | join(', '))) }}
+                ~ (missing | join(', ')) ~ ". " ~ ragmart_export_columns_text(task)) }}
         {%- endif -%}
     {%- endif -%}
     {%- for column in expected %}
