@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from export_schema import load_vars  # scripts/, beside this file
 
 try:
     import fcntl
@@ -76,8 +75,9 @@ def parse_vars(text: str | None) -> dict:
 SWITCH_VALUES = {"true", "false", "1", "0"}
 
 
-def _project_file() -> dict:
-    return yaml.safe_load((PROJECT / "dbt_project.yml").read_text(encoding="utf-8"))
+def project_file(project: Path = PROJECT) -> dict:
+    """dbt_project.yml as YAML: its vars (declared, with their defaults) and its seeds config."""
+    return yaml.safe_load((project / "dbt_project.yml").read_text(encoding="utf-8"))
 
 
 def check_vars(variables: dict, declared: dict) -> None:
@@ -324,9 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         variables = parse_vars(args.vars)
-        check_vars(variables, load_vars(PROJECT / "dbt_project.yml"))
+        project = project_file()
+        check_vars(variables, project["vars"])
         if args.input is None:
-            check_seeds(PROJECT / "seeds", _project_file().get("seeds"))
+            check_seeds(PROJECT / "seeds", project.get("seeds"))
         folder = resolve_input(args.input, args.relative_to) if args.input is not None else None
         command = dbt_command(find_dbt(), build_vars(variables, folder), folder is not None, args.dbt_args)
         dbs = databases()

@@ -39,6 +39,7 @@ from export_schema import (  # scripts/, beside this file
     LABELS,
     REQUIRED,
     TASKS,
+    broken_reasons,
     labels_valid,
     made_valid,
     write_csv,
@@ -212,9 +213,7 @@ def broken_constraints(task: str, labels: Sequence) -> list[str]:
     """The reason codes (``violates:...``) of the logical constraints that labels in the spec's
     order break, sorted: the reasons a row with them is rejected for under ``constraint_policy:
     reject``."""
-    by_name = named(task, labels)
-    return sorted(reason for reason, antecedent, other, kind in CONSTRAINTS[task]
-                  if by_name[antecedent] == 1 and by_name[other] == (0 if kind == "implies" else 1))
+    return sorted(broken_reasons(task, named(task, labels)))
 
 
 def breaking(task: str, labels: Sequence, reasons: Iterable[str]) -> tuple:

@@ -81,10 +81,16 @@ CONSTRAINTS = {
     for task, spec in SPEC.items()
 }
 
+def broken_reasons(task: str, labels: Mapping[str, int]) -> list[str]:
+    """The reason codes of the logical constraints of its task that a row's labels (by name, 0 or 1)
+    break, in the spec's order."""
+    return [reason for reason, antecedent, other, kind in CONSTRAINTS[task]
+            if labels[antecedent] == 1 and labels[other] == (0 if kind == "implies" else 1)]
+
+
 def labels_valid(task: str, labels: Mapping[str, int]) -> bool:
     """Whether a row's labels (by name, 0 or 1) keep every logical constraint of its task."""
-    return not any(labels[antecedent] == 1 and labels[other] == (0 if kind == "implies" else 1)
-                   for _, antecedent, other, kind in CONSTRAINTS[task])
+    return not broken_reasons(task, labels)
 
 
 def made_valid(task: str, labels: Mapping[str, int]) -> dict[str, int]:

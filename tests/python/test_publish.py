@@ -54,7 +54,7 @@ def test_main_rejects_non_mapping_vars(capsys):
 
 
 def test_check_vars_stops_on_undeclared_names_and_non_boolean_switches(capsys):
-    declared = build.load_vars(PROJECT / "dbt_project.yml")
+    declared = build.project_file()["vars"]
     build.check_vars({"constraint_policy": "repair", "fail_on_rejected": True, "retrieval_k_values": [1, 3]}, declared)
     # the spellings of a switch that its macros read
     build.check_vars({"fail_on_rejected": "True", "require_annotators": 0, "fail_on_unknown_annotators": "1"}, declared)
