@@ -7,6 +7,11 @@ the file, and writes each public mart as `<mart>.parquet` and `<mart>.csv` (UTF-
 `"` quotes with `""` escapes, an empty field for null) into the export folder. Each file is written
 under a temporary name and renamed into place, so a reader never sees half a file.
 
+The CSV files are safe to open in a spreadsheet: a text cell that begins with `=`, `+`, `-`, `@`, a
+tab or a carriage return (an annotator's note such as `=HYPERLINK(...)` would become a live formula)
+starts with an apostrophe `'` there, as OWASP advises against CSV injection; numbers are written as
+numbers, and the Parquet files keep every value as it is.
+
 The public marts are the models with `access: public` in dbt's manifest (target/manifest.json of
 the project, written by every `dbt build`, `make build` included), not a listing of models/marts/:
 the manifest holds access as dbt resolved it from the YAML, config blocks and dbt_project.yml, and
@@ -83,6 +88,26 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+# The first characters that make a spreadsheet read a text cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+APOSTROPHE = _literal("'")
+
+
+def spreadsheet_safe_select(con, relation: str) -> str:
+    """The select of a mart for its CSV file: each text column with an apostrophe before a value that
+    a spreadsheet would read as a formula (FORMULA_STARTS), every other column as it is."""
+    starts = ", ".join(_literal(start) for start in FORMULA_STARTS)
+    columns = []
+    for name, data_type, *_ in con.execute(f"describe select * from {relation}").fetchall():
+        column = _quote(name)
+        if data_type.upper() == "VARCHAR":
+            columns.append(f"case when left({column}, 1) in ({starts}) then {APOSTROPHE} || {column}"
+                           f" else {column} end as {column}")
+        else:
+            columns.append(column)
+    return f"select {', '.join(columns)} from {relation}"
+
+
 def export(database: Path, out: Path, marts: list[tuple[str, str, str]]) -> list[tuple[str, int]]:
     """Write <mart>.parquet and <mart>.csv for every mart into `out`; returns (mart, rows) per mart."""
     import duckdb
@@ -113,10 +138,12 @@ def export(database: Path, out: Path, marts: list[tuple[str, str, str]]) -> list
         written = []
         for name, schema, table in located:
             relation = f"{_quote(schema)}.{_quote(table)}"
-            for suffix, options in (("parquet", "format parquet"), ("csv", "format csv, header true")):
+            for suffix, query, options in (
+                    ("parquet", f"select * from {relation}", "format parquet"),
+                    ("csv", spreadsheet_safe_select(con, relation), "format csv, header true")):
                 target = out / f"{name}.{suffix}"
                 partial = out / f".{name}.{suffix}.partial"
-                con.execute(f"copy (select * from {relation}) to {_literal(str(partial))} ({options})")
+                con.execute(f"copy ({query}) to {_literal(str(partial))} ({options})")
                 os.replace(partial, target)
             written.append((name, con.execute(f"select count(*) from {relation}").fetchall()[0][0]))
         return written

@@ -159,7 +159,32 @@ def _same_cell(text: str, value, column_type: str) -> bool:
         return datetime.datetime.fromisoformat(text) == value
     if isinstance(value, datetime.date):
         return datetime.date.fromisoformat(text) == value
+    if value[0] in "=+-@\t\r":
+        return text == "'" + value  # a spreadsheet would read it as a formula (OWASP, CSV injection)
     return text == value
+
+
+def test_export_csv_is_safe_in_a_spreadsheet(tmp_path):
+    """Text that a spreadsheet would run as a formula gets an apostrophe in the CSV file, numbers and
+    other text stay as they are, and the Parquet file keeps every value."""
+    sys.path.insert(0, str(PROJECT / "scripts"))
+    import export_marts
+
+    database = tmp_path / "notes.duckdb"
+    texts = ['=HYPERLINK("http://example.invalid","click")', "+1", "-2", "@SUM(A1)", "\tx", "\ry", "ok = fine", "", None]
+    with duckdb.connect(str(database)) as con:
+        con.execute("create table notes (position integer, note varchar, score double)")
+        con.executemany("insert into notes values (?, ?, ?)", [(i, t, -1.5) for i, t in enumerate(texts)])
+    out = tmp_path / "out"
+    export_marts.export(database, out, [("notes", "main", "notes")])
+    with open(out / "notes.csv", newline="", encoding="utf-8") as handle:
+        records = list(csv.DictReader(handle))
+    assert [r["note"] for r in records] == [
+        "'=HYPERLINK(\"http://example.invalid\",\"click\")", "'+1", "'-2", "'@SUM(A1)", "'\tx", "'\ry", "ok = fine", "", ""]
+    assert {r["score"] for r in records} == {"-1.5"}
+    with duckdb.connect() as con:
+        parquet = str(out / "notes.parquet").replace("'", "''")
+        assert [r[0] for r in con.execute(f"select note from read_parquet('{parquet}') order by position").fetchall()] == texts
 
 
 def test_export_writes_every_public_mart_as_parquet_and_csv(built, tmp_path):
