@@ -1020,8 +1020,8 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
     r = find("retrieval", key, H1, 3)  # S3: exact duplicate
     r.values["created_at"] = "2025-03-12T10:01:30Z"
     mark(r, "S3a", "accepted", desc="exact duplicate pair: one kept")
-    insert_after("retrieval", r, mark(clone(r), "S3b", "superseded",
-                                      desc="exact duplicate pair: the other superseded"))
+    insert_after("retrieval", r, mark(clone(r), "S3b", "repeated",
+                                      desc="exact duplicate pair: the other an exact copy, counted once"))
     r = find("retrieval", key, H1, 4)  # S4: same instant, same labels, one with a reason
     r.values["created_at"] = "2025-03-12T10:02:10Z"
     mark(r, "S4a", "accepted", desc="same instant and labels as S4b, no reason: kept")
@@ -1141,8 +1141,8 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
     r = find(N, "minwage_en", H3)
     r.values["created_at"] = "2025-03-04 13:55:44.721178"
     mark(r, "N09a", "accepted", desc="exact duplicate pair: one kept")
-    insert_after(N, r, mark(clone(r), "N09b", "superseded",
-                            desc="exact duplicate pair: the other superseded"))
+    insert_after(N, r, mark(clone(r), "N09b", "repeated",
+                            desc="exact duplicate pair: the other an exact copy, counted once"))
     r = find(N, "hydrogen", H2)
     spell = rec["hydrogen"].sessions[H2].spelling
     r.values["created_at"] = "2025-03-06T09:30:00Z"

@@ -216,32 +216,62 @@
 
 {#-
     The var label_values (default {}): extra spellings of a label value, each -> 1 or 0, compared
-    after trimming and lower-casing, on top of the boolean spellings (every input format). Returns
-    a dict of the lower-cased, trimmed spellings; a compile error names a value other than 0 or 1,
-    or a spelling that is already one of the other value.
+    after trimming and lower-casing, on top of the boolean spellings (every input format). A flat
+    entry ({relevant: 1}) applies to every label; a mapping under a label's name
+    ({unsupported_claim_present: {hallucinated: 1, factual: 0}}) to that label alone, and wins
+    over a flat entry of the same spelling. Returns the dict of spellings -> 1 or 0 for `label`
+    (none: the flat entries alone); a compile error names a value other than 0 or 1, a spelling
+    that is already a boolean spelling, or a mapping under a name that is no label.
 -#}
-{% macro ragmart_label_values() -%}
+{% macro ragmart_label_values(label=none) -%}
     {%- set given = var('label_values', {}) or {} -%}
     {%- if given is not mapping -%}
         {{ exceptions.raise_compiler_error(
-            "ragmart: var 'label_values' must be a mapping of spellings to 1 or 0, e.g. {relevant: 1, irrelevant: 0}; got "
+            "ragmart: var 'label_values' must be a mapping of spellings to 1 or 0, e.g. {relevant: 1, irrelevant: 0},"
+            ~ " or of labels to such mappings, e.g. {unsupported_claim_present: {hallucinated: 1, factual: 0}}; got "
             ~ given) }}
     {%- endif -%}
-    {%- set out = {} -%}
-    {%- for spelling, value in given.items() -%}
-        {%- set number = 1 if value in [1, '1', true, 'true'] else (0 if value in [0, '0', false, 'false'] else none) -%}
-        {%- if number is none -%}
-            {{ exceptions.raise_compiler_error(
-                "ragmart: var 'label_values' maps '" ~ spelling ~ "' to " ~ value ~ "; each spelling must map to 1 or 0") }}
+    {%- set flat, own = {}, {} -%}
+    {%- for key, value in given.items() -%}
+        {%- if value is mapping -%}
+            {%- if key not in ragmart_labels() + ['can_answer'] -%}
+                {{ exceptions.raise_compiler_error(
+                    "ragmart: var 'label_values' gives a mapping under '" ~ key ~ "', which is not a label; the labels are "
+                    ~ ((ragmart_labels() + ['can_answer']) | join(', '))) }}
+            {%- endif -%}
+            {%- if key == label -%}
+                {%- for spelling, number in value.items() -%}
+                    {%- do own.update({ragmart_label_spelling(spelling, number, key): ragmart_label_number(spelling, number, key)}) -%}
+                {%- endfor -%}
+            {%- endif -%}
+        {%- else -%}
+            {%- do flat.update({ragmart_label_spelling(key, value, none): ragmart_label_number(key, value, none)}) -%}
         {%- endif -%}
-        {%- set key = (spelling | string | trim | lower) -%}
-        {%- if key in ['false', 'f', '0', 'no', 'n', 'true', 't', '1', 'yes', 'y'] -%}
-            {{ exceptions.raise_compiler_error(
-                "ragmart: var 'label_values' gives '" ~ spelling ~ "', which is already a boolean spelling") }}
-        {%- endif -%}
-        {%- do out.update({key: number}) -%}
     {%- endfor -%}
-    {{ return(out) }}
+    {%- do flat.update(own) -%}
+    {{ return(flat) }}
+{%- endmacro %}
+
+{#- A spelling of the var label_values, trimmed and lower-cased; a compile error when it is a boolean spelling. -#}
+{% macro ragmart_label_spelling(spelling, value, label) -%}
+    {%- set key = (spelling | string | trim | lower) -%}
+    {%- if key in ['false', 'f', '0', 'no', 'n', 'true', 't', '1', 'yes', 'y'] -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'label_values' gives '" ~ spelling ~ "'" ~ (" for " ~ label if label else "")
+            ~ ", which is already a boolean spelling") }}
+    {%- endif -%}
+    {{ return(key) }}
+{%- endmacro %}
+
+{#- The value a spelling of the var label_values maps to, 1 or 0; a compile error for any other. -#}
+{% macro ragmart_label_number(spelling, value, label) -%}
+    {%- set number = 1 if value in [1, '1', true, 'true'] else (0 if value in [0, '0', false, 'false'] else none) -%}
+    {%- if number is none -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'label_values' maps '" ~ spelling ~ "'" ~ (" of " ~ label if label else "") ~ " to " ~ value
+            ~ "; each spelling must map to 1 or 0") }}
+    {%- endif -%}
+    {{ return(number) }}
 {%- endmacro %}
 
 {#-
@@ -271,4 +301,24 @@
         {{ return(none) }}
     {%- endif -%}
     {{ return(ragmart_number_var('score_threshold', none)) }}
+{%- endmacro %}
+
+{#-
+    The var allow_empty_exports (default []): the exports (retrieval, grounding, generation) that may
+    hold no data row. Any other export that is empty stops the build (assert_exports_have_rows, and
+    in files mode base_export_files for a header alone). Returns the list; a compile error names a
+    value that is no export.
+-#}
+{% macro ragmart_allow_empty_exports() -%}
+    {%- set given = var('allow_empty_exports', []) or [] -%}
+    {%- if given is string or given is mapping -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'allow_empty_exports' must be a list of exports, e.g. [grounding]; got " ~ given) }}
+    {%- endif -%}
+    {%- for name in given if name not in ragmart_tasks() -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: var 'allow_empty_exports' lists '" ~ name ~ "', which is no export; the exports are "
+            ~ (ragmart_tasks() | join(', '))) }}
+    {%- endfor -%}
+    {{ return(given | list) }}
 {%- endmacro %}

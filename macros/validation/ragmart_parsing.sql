@@ -50,8 +50,8 @@
     `when` per spelling rather than `in (...)`: DuckDB runs an `in` list as a join that it keeps
     even when a reader of the staging view does not select the label.
 -#}
-{% macro ragmart_parse_boolean(expression) -%}
-    {%- set spellings = ragmart_boolean_spellings() -%}
+{% macro ragmart_parse_boolean(expression, label=none) -%}
+    {%- set spellings = ragmart_boolean_spellings(label) -%}
     case lower({{ ragmart_trim(expression) }})
         {%- for value in [1, 0] %}
         {%- for spelling in spellings[value] %}
@@ -63,11 +63,12 @@
 
 {#-
     The spellings of 0 and of 1, as quoted SQL literals: `false f 0 no n` and `true t 1 yes y`,
-    and the extra spellings of the var label_values (ragmart_label_values), e.g. {relevant: 1}.
+    and the extra spellings of the var label_values for `label` (ragmart_label_values: the flat
+    ones, e.g. {relevant: 1}, and the label's own, which win).
 -#}
-{% macro ragmart_boolean_spellings() -%}
+{% macro ragmart_boolean_spellings(label=none) -%}
     {%- set spellings = [["'false'", "'f'", "'0'", "'no'", "'n'"], ["'true'", "'t'", "'1'", "'yes'", "'y'"]] -%}
-    {%- for spelling, value in ragmart_label_values().items() -%}
+    {%- for spelling, value in ragmart_label_values(label).items() -%}
         {%- do spellings[value].append("'" ~ spelling | replace("'", "''") ~ "'") -%}
     {%- endfor -%}
     {{ return(spellings) }}

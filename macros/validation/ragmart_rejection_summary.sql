@@ -87,9 +87,11 @@
     The summary text, one indented line per task, e.g.
       retrieval: 26 of 1,116 rows rejected (2.3 %): invalid_rank 5, rank_conflict 4, ...
     With max_share, a task whose rejected rows exceed that share of its rows is marked
-    `(12.5 %, over the limit of 10.0 %)`.
+    `(12.5 %, over the limit of 10.0 %)`. With spellings (ragmart_invalid_spellings), an
+    `invalid_boolean:<label>` code names its most frequent values: `invalid_boolean:topically_relevant
+    501 ('unrelated' 272, 'relevant' 229)`.
 -#}
-{% macro ragmart_rejection_summary(counts, max_share=none) -%}
+{% macro ragmart_rejection_summary(counts, max_share=none, spellings={}) -%}
     {%- set lines = [] -%}
     {%- for count in counts -%}
         {%- set share = count.n_rejected / count.n_rows -%}
@@ -102,7 +104,9 @@
         {%- if count.codes -%}
             {%- set parts = [] -%}
             {%- for code_count in count.codes -%}
-                {%- do parts.append(code_count[0] ~ ' ' ~ ragmart_format_count(code_count[1])) -%}
+                {%- set values = spellings.get(count.task ~ ':' ~ code_count[0]) -%}
+                {%- do parts.append(code_count[0] ~ ' ' ~ ragmart_format_count(code_count[1])
+                    ~ (' (' ~ values ~ ')' if values else '')) -%}
             {%- endfor -%}
             {%- set line = line ~ ': ' ~ (parts | join(', ')) -%}
         {%- endif -%}

@@ -13,7 +13,8 @@
         {%- set failing = ragmart_rejected_rows_severity() == 'error' %}
         {%- set message = "ragmart: " ~ ragmart_format_count(n_rejected) ~ " rows rejected"
             ~ (" and the var fail_on_rejected is true" if failing else "")
-            ~ " (the rows and their reasons are in rejected_annotations):\n" ~ ragmart_rejection_summary(counts) %}
+            ~ " (the rows and their reasons are in rejected_annotations):\n"
+            ~ ragmart_rejection_summary(counts, none, ragmart_invalid_spellings(ref('rejected_annotations'))) %}
         {%- do ragmart_raise_or_warn(message, failing) %}
     {%- endif %}
 {%- endif %}

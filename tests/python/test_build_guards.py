@@ -21,7 +21,8 @@ Four `dbt build`s on the project's own sample:
    the share guard fails the build with the per-reason message, the exports over the limit marked.
 
 The expected summary lines are computed here from ``int_annotations__row_status`` (split reason
-sets, count, format), not read from the macro.
+sets, count, format) and, for an ``invalid_boolean`` code, its most frequent values from the
+quarantine's original values, not read from the macro.
 """
 
 from __future__ import annotations
@@ -76,6 +77,19 @@ def expected_lines(db: Path, tasks: list[str], max_share: float | None = None) -
     """The summary line of each task with rows, from int_annotations__row_status."""
     with duckdb.connect(str(db), read_only=True) as con:
         rows = con.execute("select task, annotation_status, reasons from intermediate.int_annotations__row_status").fetchall()
+        cursor = con.execute("select * from main.rejected_annotations")
+        names = [d[0] for d in cursor.description]
+        quarantined = [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def values(task: str, code: str) -> str:
+        """An invalid_boolean code's most frequent values as given (at most three), from the quarantine."""
+        if not code.startswith("invalid_boolean:"):
+            return ""
+        label = code.split(":", 1)[1]
+        found = Counter(r[label] for r in quarantined if r["task"] == task and code in r["reasons"].split(";"))
+        top = sorted(found.items(), key=lambda item: (-item[1], item[0]))[:3]
+        return " (" + ", ".join(f"'{value}' {n:,}" for value, n in top) + ")"
+
     lines = {}
     for task in tasks:
         statuses = [(status, reasons) for t, status, reasons in rows if t == task]
@@ -89,7 +103,8 @@ def expected_lines(db: Path, tasks: list[str], max_share: float | None = None) -
             line += f", over the limit of {100 * max_share:.1f} %"
         line += ")"
         if codes:
-            line += ": " + ", ".join(f"{code} {n:,}" for code, n in sorted(codes.items(), key=lambda c: (-c[1], c[0])))
+            line += ": " + ", ".join(f"{code} {n:,}{values(task, code)}"
+                                     for code, n in sorted(codes.items(), key=lambda c: (-c[1], c[0])))
         lines[task] = line
     return lines
 

@@ -16,7 +16,8 @@ and the model versions with their kinds and roles) and records file.
   also holds a control under another name (var ``label_names``), a control and a column of no
   label (named in the build log), a task without annotations (not a row, counted in the build
   log), and an annotators file without one model version (named in the
-  build log: it would count as a human annotator).
+  build log: it would count as a human annotator). The same annotations in several export types
+  are exact copies: each counts once.
 * The reader itself: the errors that name the file, and a CSV record that does not parse.
 """
 
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from export_schema import COLUMNS
 from kit.adapters import public_mart_rows, reader_module, rows_equal
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import label_studio as L
@@ -165,7 +167,8 @@ def staged(tmp_path_factory):
     folder = _all_types(root / "exports")
     variables = {"input_mode": "files", "input_path": str(folder), "input_format": "label_studio",
                  "label_names": LABEL_NAMES}
-    select = [f"+{model}" for model in STAGED.values()] + ["+assert_export_annotators_are_listed"]
+    select = [f"+{model}" for model in STAGED.values()] + ["+assert_export_annotators_are_listed",
+                                                           "+stg_annotation_exports__files"]
     result = run_dbt(project, ["build", "--exclude", "resource_type:seed", "resource_type:unit_test",
                                "--vars", json.dumps(variables), "--select", *select,
                                "--indirect-selection", "cautious"],
@@ -215,6 +218,27 @@ def test_the_export_types_agree_on_the_human_rows(staged):
         judges = {row["annotator_id"] for row in rows[f"{family}_snapshot{TYPES['snapshot']}"]}
         assert judges - {str(n) for n in range(100)}, family
         assert all(row["annotator_id"].isdigit() for row in rows[f"{family}_json{TYPES['json']}"])
+
+
+def test_the_same_annotations_in_several_exports_count_once(staged):
+    """The folder holds each annotation in four or five export types: rows equal in every column of
+    the export are exact copies, read once from the file that sorts last by name (docs/rules.md,
+    Daily exports). Counted here from the reference's rows of each file, the last file first."""
+    folder, _, _ = staged
+    with duckdb.connect(str(folder.parent / "staged.duckdb"), read_only=True) as con:
+        got = {name: n for name, n in con.execute(
+            "select source_file, n_repeated from staging.stg_annotation_exports__files").fetchall()}
+    for family in FAMILIES:
+        seen, expected = set(), {}
+        for path in sorted(folder.glob(f"{family}_*"), key=lambda p: p.name.encode(), reverse=True):
+            _, rows = L.native_rows(path, LABEL_NAMES)
+            expected[path.name] = 0
+            for row in rows:
+                content = tuple(None if row.get(c) in ("", None) else str(row[c]).strip() or None for c in COLUMNS[family])
+                expected[path.name] += content in seen
+                seen.add(content)
+        assert sum(expected.values()) > 0, family
+        assert {name: got.get(name) for name in expected} == expected, family
 
 
 def test_the_build_log_names_what_is_not_read(staged):

@@ -179,14 +179,17 @@ def test_accounting(builds, name):
         with open(b.seed_dir / f"{spec['seed']}.csv", newline="", encoding="utf-8-sig") as fh:
             n_csv = sum(1 for _ in csv.DictReader(fh))
         c = ref.counts(task)
-        assert c["accepted"] + c["rejected"] + c["superseded"] == n_csv == len(ref.rows[task])
+        n_distinct = c["accepted"] + c["rejected"] + c["superseded"]
+        assert n_distinct + c["repeated"] + c["blank"] == n_csv == len(ref.rows[task])
         assert rejected_in_mart.get(task, 0) == c["rejected"], \
             f"[{name}] {task}: {rejected_in_mart.get(task, 0)} rows in rejected_annotations, " \
             f"expected {c['rejected']} (accepted {c['accepted']}, superseded {c['superseded']})"
         counted = row_counts[task]
-        assert (counted["n_rows"], counted["n_accepted"], counted["n_superseded"], counted["n_rejected"]) == (
-            n_csv, c["accepted"], c["superseded"], c["rejected"]), (name, task, counted)
-        assert counted["rejected_share"] == pytest.approx(c["rejected"] / n_csv, abs=1e-12)
+        assert (counted["n_rows"], counted["n_accepted"], counted["n_superseded"], counted["n_rejected"],
+                counted["n_repeated"], counted["n_blank"]) == (
+            n_distinct, c["accepted"], c["superseded"], c["rejected"], c["repeated"], c["blank"]), \
+            (name, task, counted)
+        assert counted["rejected_share"] == pytest.approx(c["rejected"] / n_distinct, abs=1e-12)
     valid_records, rejected_records, _ = load_records(b.seed_dir, b.null_mode or "agate")
     records_path = b.seed_dir / "records.csv"
     if records_path.exists():

@@ -11,6 +11,8 @@ which Phoenix cannot record) and records file (the runs).
   public mart is equal (the quarantine's file and row point into the database, checked apart).
 * The edge copy: the database changed through SQL the way teams label differently:
   a label under another name (var ``label_names``), label texts of their own (``label_values``),
+  Phoenix's hallucination evaluator's name and labels (``hallucination``: ``hallucinated`` /
+  ``factual``, mapped for that label alone by a per-label ``label_values``),
   scores that need a threshold (``score_threshold``), an annotation with no identifier but its
   annotator in the metadata, one with neither (``missing:annotator_id``), and a document
   annotation on a position its span does not have (no chunk), and a name of no label (not read,
@@ -20,6 +22,7 @@ which Phoenix cannot record) and records file (the runs).
 * The frames (Parquet and CSV) built up to staging give the staged rows of the database.
 * A database with two annotated projects stops the build naming them (unless
   ``phoenix_project``), and an identifier Phoenix records with two kinds stops it naming the id.
+* The database without its annotators file (no roles): the build warns that no row adjudicates.
 """
 
 from __future__ import annotations
@@ -39,8 +42,9 @@ pytestmark = pytest.mark.slow
 
 FIXTURES = PROJECT / "tests" / "python" / "fixtures" / "phoenix"
 PROJECT_NAME = "ragmart-sample"
-EDGE_VARS = {"label_names": {"relevance": "topically_relevant"},
-             "label_values": {"hilfreich": 1, "nicht hilfreich": 0},
+EDGE_VARS = {"label_names": {"relevance": "topically_relevant", "hallucination": "unsupported_claim_present"},
+             "label_values": {"hilfreich": 1, "nicht hilfreich": 0,
+                              "unsupported_claim_present": {"hallucinated": 1, "factual": 0}},
              "score_threshold": 0.5}
 
 
@@ -54,6 +58,9 @@ def _edge_database(folder: Path) -> Path:
                     " when 'no' then 'nicht hilfreich' else label end where name = 'helpful' and annotator_kind = 'HUMAN'")
         con.execute("update span_annotations set score = case score when 1.0 then 0.9 when 0.0 then 0.2 else score end"
                     " where annotator_kind = 'CODE'")
+        # Phoenix's hallucination evaluator: its name, and its labels on the human annotations
+        con.execute("update span_annotations set name = 'hallucination', label = case label when 'yes' then 'hallucinated'"
+                    " when 'no' then 'factual' else label end where name = 'unsupported_claim_present'")
         first, second = [row[0] for row in con.execute(
             "select id from span_annotations where annotator_kind = 'HUMAN' and name = 'support_present'"
             " order by id limit 2")]
@@ -225,6 +232,10 @@ def runs(tmp_path_factory):
                     " (select min(id) from span_annotations where identifier = 'j.mueller')")
     build("two_kinds", two_kinds, {"input_format": "phoenix", "phoenix_project": PROJECT_NAME},
           ["+stg_annotation_exports__annotators"], False)
+    no_roles = root / "no_roles"
+    shutil.copytree(FIXTURES / "db", no_roles, ignore=shutil.ignore_patterns("annotators*"))
+    build("no_roles", no_roles, {"input_format": "phoenix", "phoenix_project": PROJECT_NAME},
+          [f"+{NO_ADJUDICATOR_TEST}"], True)
     return out
 
 
@@ -251,6 +262,19 @@ def test_several_annotated_projects_stop_the_build_naming_them():
         reader._read_database(str(FIXTURES / "db" / "phoenix.db"), "nope")
     rows = reader._read_database(str(FIXTURES / "db" / "phoenix.db"), "playground")
     assert [r["name"] for r in rows if r["row_kind"] == "annotation"] == ["helpful"]
+
+
+NO_ADJUDICATOR_TEST = "assert_tool_export_names_an_adjudicator"
+
+
+def test_without_roles_the_build_warns_that_no_row_adjudicates(built, runs):
+    """Phoenix records kinds, not roles: without an annotators file that lists an adjudicator, every
+    HUMAN row votes, and the build says so; with the fixture's annotators file (an adjudicator) it
+    does not."""
+    warning = "no row adjudicates, so every HUMAN row votes in the consensus"
+    assert warning in " ".join(runs["no_roles"][1].split())
+    assert f"WARN 1 {NO_ADJUDICATOR_TEST}" in " ".join(runs["no_roles"][1].split())
+    assert warning not in " ".join(built["db_build"].output.split())
 
 
 def test_an_identifier_with_two_kinds_stops_the_build_naming_it(runs):

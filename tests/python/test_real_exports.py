@@ -426,8 +426,8 @@ def test_every_export_shape_gives_the_marts_of_clean_csv(built, shape, mart):
         # the hostile files hold three malformed records more, each a rejected row of its export
         extra = {"retrieval": 2, "grounding": 1}
         expected = sorted(((task, n + extra.get(task, 0), accepted, superseded, rejected + extra.get(task, 0),
-                            (rejected + extra.get(task, 0)) / (n + extra.get(task, 0)))
-                           for task, n, accepted, superseded, rejected, _share in expected), key=repr)
+                            (rejected + extra.get(task, 0)) / (n + extra.get(task, 0)), repeated, blank)
+                           for task, n, accepted, superseded, rejected, _share, repeated, blank in expected), key=repr)
     if shape == "latin1" and mart == "run_comparison_queries":
         # the latin-1 files hold a `?` for every character latin-1 lacks, and query_text shows them
         column = 6  # run_comparison_queries: baseline_run_id, candidate_run_id, family, metric, k, pairing_key, query_text

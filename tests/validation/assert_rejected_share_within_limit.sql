@@ -17,7 +17,7 @@
         {{ exceptions.raise_compiler_error(
             "ragmart: too many rows rejected in " ~ (over | join(', ')) ~ ": more than max_rejected_share = "
             ~ max_share ~ " (" ~ '%.1f' | format(100 * max_share) ~ " %) of the export's rows.\n"
-            ~ ragmart_rejection_summary(counts, max_share) ~ "\n"
+            ~ ragmart_rejection_summary(counts, max_share, ragmart_invalid_spellings(ref('rejected_annotations'))) ~ "\n"
             ~ "  The rows and their reasons are in rejected_annotations. Fix the export, or raise the var"
             ~ " max_rejected_share (a number from 0 to 1).") }}
     {%- endif %}

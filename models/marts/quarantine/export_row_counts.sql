@@ -1,7 +1,10 @@
 {#-
     The accounting of every input, for the lead who asks whether the numbers can be trusted: how
-    many rows each export (and the records input) had, and how many were accepted, superseded by
-    a later submission, or rejected into rejected_annotations, with the rejected share.
+    many distinct rows each export (and the records input) had, and how many were accepted,
+    superseded by a later submission, or rejected into rejected_annotations, with the rejected
+    share; beside them the exact copies left out and the blank rows skipped. Every export has a
+    row, 0 rows included (an empty export stops the build unless the var allow_empty_exports lists
+    it); the records input when it has rows.
 -#}
 with
 
@@ -11,7 +14,30 @@ row_status as (
 
 ),
 
-counted as (
+export_files as (
+
+    select * from {{ ref('stg_annotation_exports__files') }}
+
+),
+
+{# The three exports always, and any other input (records) that has rows. #}
+inputs as (
+    {%- for task in ragmart_tasks() %}
+
+    select '{{ task }}' as task
+    {%- if not loop.last %}
+
+    union
+    {%- endif %}
+    {%- endfor %}
+
+    union
+
+    select task from row_status
+
+),
+
+status_counts as (
 
     select
         task,
@@ -25,6 +51,37 @@ counted as (
 
 ),
 
+left_out_counts as (
+
+    select
+        task,
+        sum(n_repeated) as n_repeated,
+        sum(n_blank) as n_blank
+
+    from export_files
+    group by task
+
+),
+
+counted as (
+
+    select
+        inputs.task,
+        coalesce(status_counts.n_rows, 0) as n_rows,
+        coalesce(status_counts.n_accepted, 0) as n_accepted,
+        coalesce(status_counts.n_superseded, 0) as n_superseded,
+        coalesce(status_counts.n_rejected, 0) as n_rejected,
+        coalesce(left_out_counts.n_repeated, 0) as n_repeated,
+        coalesce(left_out_counts.n_blank, 0) as n_blank
+
+    from inputs
+    left join status_counts
+        on inputs.task = status_counts.task
+    left join left_out_counts
+        on inputs.task = left_out_counts.task
+
+),
+
 final as (
 
     select
@@ -33,7 +90,12 @@ final as (
         cast(n_accepted as bigint) as n_accepted,
         cast(n_superseded as bigint) as n_superseded,
         cast(n_rejected as bigint) as n_rejected,
-        cast(n_rejected as {{ ragmart_type_double() }}) / n_rows as rejected_share
+        case
+            when n_rows = 0 then cast(0 as {{ ragmart_type_double() }})
+            else cast(n_rejected as {{ ragmart_type_double() }}) / n_rows
+        end as rejected_share,
+        cast(n_repeated as bigint) as n_repeated,
+        cast(n_blank as bigint) as n_blank
 
     from counted
 

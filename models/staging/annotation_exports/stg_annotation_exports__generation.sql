@@ -5,6 +5,7 @@ with
 source as (
 
     select * from {{ ref('base_annotation_exports__generation') }}
+    where not is_blank_row and not is_repeated_row
 
 ),
 
@@ -33,7 +34,7 @@ renamed as (
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
         {%- for label in ragmart_task_spec('generation').labels %}
         {{ label }} as {{ label }}_raw,
-        {{ ragmart_parse_boolean(label) }} as {{ label }},
+        {{ ragmart_parse_boolean(label, label) }} as {{ label }},
         {%- endfor %}
         {{ ragmart_clean_text('query') }} as query_text,
         is_missing_query,

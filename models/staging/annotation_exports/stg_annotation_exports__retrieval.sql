@@ -5,6 +5,7 @@ with
 source as (
 
     select * from {{ ref('base_annotation_exports__retrieval') }}
+    where not is_blank_row and not is_repeated_row
 
 ),
 
@@ -33,7 +34,7 @@ renamed as (
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
         {%- for label in ragmart_task_spec('retrieval').labels %}
         {{ label }} as {{ label }}_raw,
-        {{ ragmart_parse_boolean(label) }} as {{ label }},
+        {{ ragmart_parse_boolean(label, label) }} as {{ label }},
         {%- endfor %}
         {{ ragmart_clean_text('input_query') }} as query_text,
         is_missing_input_query,
@@ -42,7 +43,7 @@ renamed as (
         chunk_rank as chunk_rank_raw,
         {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
         can_answer as can_answer_raw,
-        {{ ragmart_parse_boolean('can_answer') }} as can_answer
+        {{ ragmart_parse_boolean('can_answer', 'can_answer') }} as can_answer
 
     from with_timestamp_parts
 

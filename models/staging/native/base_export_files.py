@@ -242,7 +242,8 @@ def _data_records(text, delimiter, n_columns):
     A record ends at a line end with its quotes closed. When a record that runs over several lines
     does not give the header's number of fields (a quote opened and never closed swallows the
     lines after it), only its first line is the malformed row, and reading goes on at the next
-    line. Blank lines are skipped, as DuckDB's reader does.
+    line. Empty lines are skipped, as DuckDB's reader does; a line of empty cells shorter than the
+    header (`,,`, spaces) is a blank row of the header's width, as a full-width one (`,,,,`) is.
     """
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -262,6 +263,10 @@ def _data_records(text, delimiter, n_columns):
             is_header = False
         elif fields is not None and len(fields) == n_columns:
             yield fields, record
+        elif fields is not None and all(not field.strip() for field in fields):
+            # a blank row shorter than the header (`,,` or spaces): every cell empty, as a row of the
+            # header's width, so that staging counts it as blank instead of quarantining it
+            yield [""] * n_columns, record
         elif end > position:
             yield None, lines[position].rstrip("\r")
             end = position
@@ -379,6 +384,27 @@ def _parquet_scan(session, path, input_name, file_index):
             f" cast(null as varchar) as ragmart_malformed_record{', ' + selected if selected else ''} from {reader}")
 
 
+def _listed(setting):
+    """The families of the var allow_empty_exports, handed over as comma-separated text."""
+    return {name.strip().lower() for name in (_setting(setting) or "").split(",") if name.strip()}
+
+
+def _stop_on_empty_exports(found, empty_files, allowed):
+    """Stop the build when every file of an export holds no data row (a header alone), unless the var
+    allow_empty_exports lists it: a build without it would publish no metric of its family with exit 0.
+    Files whose rows are all blank are caught by staging's guard (assert_exports_have_rows)."""
+    empty = [name for name in ["retrieval", "grounding", "generation"]
+             if found.get(name) and len(empty_files[name]) == len(found[name]) and name not in allowed]
+    if empty:
+        details = "; ".join(f"{name}: {', '.join(empty_files[name])}" for name in empty)
+        raise ExportFileError(
+            f"the {' and '.join(empty)} export{'s' if len(empty) > 1 else ''} hold{'' if len(empty) > 1 else 's'}"
+            f" no data row, only a header ({details}). A build without them would publish no metric of that"
+            " family and replace the published database; export again, or list the family in the var"
+            " allow_empty_exports to publish without it, e.g. --vars '" + chr(123) + f"allow_empty_exports: [{empty[0]}]"
+            + chr(125) + "'")
+
+
 def model(dbt, session):
     dbt.config(materialized="table")
     folder = _setting(dbt.config.get("input_path"))
@@ -386,6 +412,7 @@ def model(dbt, session):
     encoding_setting = _setting(dbt.config.get("input_encoding"))
     forced_delimiter = _setting(dbt.config.get("csv_delimiter"))
     input_format = _setting(dbt.config.get("input_format")) or "native"
+    allowed_empty = _listed(dbt.config.get("allow_empty_exports"))
     if folder is None:
         raise ExportFileError("input_mode 'files' needs the var input_path, the folder of the exports,"
                               " e.g. --vars '{input_mode: files, input_path: /data/exports}'")
@@ -412,21 +439,24 @@ def model(dbt, session):
             f" (files whose names match no input: {others}); each export of the native format is required")
 
     work_dir = tempfile.mkdtemp(prefix="ragmart_files_")  # clean copies of files re-read record by record
-    scans, file_index = [], 0
+    scans, file_index, empty_files = [], 0, {name: [] for name in inputs}
     try:
         for input_name in inputs:
             for path in found[input_name]:
                 file_index += 1
                 try:
                     if path.lower().endswith(".parquet"):
-                        scans.append(_parquet_scan(session, path, input_name, file_index))
+                        scan = _parquet_scan(session, path, input_name, file_index)
                     else:
-                        scans.append(_csv_scan(session, path, input_name, file_index, encoding, forced_delimiter,
-                                               work_dir))
+                        scan = _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter, work_dir)
                 except OSError as error:
                     raise ExportFileError(f"{os.path.basename(path)}: the file cannot be read ({error})") from None
+                scans.append(scan)
+                if not session.execute(f"select 1 from ({scan}) as file_rows limit 1").fetchall():
+                    empty_files[input_name].append(os.path.basename(path))
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
+    _stop_on_empty_exports(found, empty_files, allowed_empty)
     if not scans:  # a tool's export without annotators or records files: no row, the columns alone
         return session.sql("select cast(null as varchar) as ragmart_input, cast(null as bigint) as ragmart_file_index,"
                            " cast(null as varchar) as ragmart_source_file, cast(null as bigint) as ragmart_source_row,"

@@ -91,7 +91,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from export_schema import CONSTRAINTS, FILES, LABELS, REQUIRED, UNITS  # scripts/, on pytest's pythonpath
+from export_schema import COLUMNS, CONSTRAINTS, FILES, LABELS, REQUIRED, UNITS  # scripts/, on pytest's pythonpath
 
 Z = 1.96
 DEFAULT_K_VALUES = (1, 3, 5, 10)
@@ -327,6 +327,8 @@ class Reference:
     runs: list[str] = field(default_factory=list)  # the runs of the metric marts
 
     def counts(self, task: str) -> Counter:
+        """The rows of the task by status: accepted, rejected, superseded for the distinct rows, and
+        `repeated` (exact copies) and `blank` for the rows left out."""
         return Counter(r.status for r in self.rows[task])
 
 
@@ -586,6 +588,27 @@ def metric_row(family, metric, k, dim, value_key, values: list[float], wilson_n=
             "slice_value": value_key, "value": v, "n_units": n, "ci_lower": lo, "ci_upper": hi}
 
 
+# --------------------------------------------------------------------------- daily exports
+
+def read_rows(task: str, raw_rows: list[dict]) -> list[Row]:
+    """The rows of one export file (docs/rules.md, Daily exports): a blank row (every column of the
+    export empty or blank) has the status `blank`; of the rows equal in every column of the export
+    after trimming, the first is read and the others (exact copies) have the status `repeated`.
+    Neither takes part in the row status; the other rows have none yet."""
+    rows: list[Row] = []
+    seen: set[tuple] = set()
+    for line, raw in enumerate(raw_rows, start=1):
+        row = Row(task=task, line=line, raw=raw)
+        content = tuple(None if is_blank(raw.get(c)) else raw[c].strip() for c in COLUMNS[task])
+        if all(v is None for v in content):
+            row.status = "blank"
+        elif content in seen:
+            row.status = "repeated"
+        seen.add(content)
+        rows.append(row)
+    return rows
+
+
 # --------------------------------------------------------------------------- main
 
 def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANGUAGES,
@@ -605,12 +628,12 @@ def compute(seed_dir, k_values=DEFAULT_K_VALUES, accepted_languages=DEFAULT_LANG
     units: dict[str, dict] = {}
     records: dict[str, dict] = {}
     for task, spec in TASKS.items():
-        raw_rows = read_csv(seed_dir / f"{spec['seed']}.csv", null_mode)
-        trows = [Row(task=task, line=i + 1, raw=raw) for i, raw in enumerate(raw_rows)]
+        all_rows = read_rows(task, read_csv(seed_dir / f"{spec['seed']}.csv", null_mode))
+        trows = [r for r in all_rows if r.status is None]
         for r in trows:
             row_checks(r, task, accepted_languages, constraint_policy)
         assign_status(trows, task, ambiguities)
-        rows[task] = trows
+        rows[task] = all_rows
         units[task] = consensus(trows, task, annotators)
         langs = record_languages(trows)
         recs: dict[str, dict] = {}

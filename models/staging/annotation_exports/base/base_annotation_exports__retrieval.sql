@@ -1,4 +1,4 @@
-{#-
+{#
     The retrieval export as read, narrowed: the row id, where the row came from, the short columns as
     given (text) and a blank flag per long text; see the model's docs for why this is a table of
     its own. The rows come from the source system of the var input_format (ragmart_source_model).
@@ -12,12 +12,38 @@ source as (
 
 ),
 
+{#
+    Blank rows and exact copies (docs/rules.md, Daily exports): rows equal in every column of the
+    export after trimming are one row, read where it stands in the file that sorts last by name
+    (its first place there); the others are repeats. Both are counted, never rejected.
+#}
+with_copies as (
+
+    select
+        *,
+        {{ ragmart_is_blank_row('retrieval') }} as is_blank_row,
+        row_number() over (
+            partition by {{ ragmart_row_content('retrieval') }}
+            order by {{ ragmart_collate_binary('source_file') }} desc, source_row
+        ) as copy_number,
+        first_value(source_file) over (
+            partition by {{ ragmart_row_content('retrieval') }}
+            order by {{ ragmart_collate_binary('source_file') }} desc, source_row
+        ) as read_source_file
+
+    from source
+
+),
+
 narrowed as (
 
     select
         annotation_row_id,
         source_file,
         source_row,
+        is_blank_row,
+        not is_blank_row and copy_number > 1 as is_repeated_row,
+        read_source_file,
         malformed_record is not null as is_malformed,
         record_uuid,
         annotator_id,
@@ -34,7 +60,7 @@ narrowed as (
         {{ ragmart_is_blank('input_query') }} as is_missing_input_query,
         {{ ragmart_is_blank('chunk') }} as is_missing_chunk
 
-    from source
+    from with_copies
 
 )
 

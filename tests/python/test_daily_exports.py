@@ -1,0 +1,270 @@
+"""The daily workflow (docs/rules.md, "Daily exports"): whole-history re-exports, exact copies, blank
+rows and empty exports give the marts of the same rows exported once, or a build that stops naming
+the export and its files.
+
+Three files-mode builds of the project's sample (the kit's scenarios ``daily_*``, guards only):
+
+* ``daily_history``: each export as two daily files: the first day's file holds the first half of
+  its rows, the second day's every row (the whole history, in the seed's order), then copies of
+  five of its own rows and three blank rows (a full-width ``,,,,``, a shorter ``,,`` and a line of
+  spaces). Every public mart equals the seeds-mode sample build, but for ``export_row_counts``'s
+  ``n_repeated`` and ``n_blank`` (counted here from the files) and ``rejected_annotations``' file,
+  which is the second day's (each rejected row once, at its place there);
+* ``daily_empty``: the retrieval export a header alone: the build stops before any table is
+  published, naming the export and its file;
+* ``daily_allowed``: the retrieval export a header alone and the grounding export blank rows alone,
+  with ``allow_empty_exports: [retrieval, grounding]``: the build passes, ``export_row_counts`` has
+  their rows with 0 rows, the generation marts equal the sample's; on a copy of it, the guard
+  ``assert_exports_have_rows`` with only retrieval allowed stops naming grounding and its file.
+
+And one seeds-mode build, ``sample_spelled``: the sample with a tool's own label spellings
+(``topically_relevant`` as ``relevant`` / ``unrelated``, ``unsupported_claim_present`` as Phoenix's
+hallucination evaluator says it, ``hallucinated`` / ``factual``), read with a per-label
+``label_values`` beside a flat entry that would invert relevance (``relevant: 0``, which the
+per-label mapping overrides for its label): every metric mart equals the sample's, and the build
+log lists each spelling with its value and rows, counted here from the files.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import duckdb
+import pytest
+from export_schema import FILES, write_csv
+from kit.builds import PROJECT, PUBLIC_MARTS, data_set, read_run_results, run_dbt, scenario
+
+pytestmark = pytest.mark.slow                      # four builds of the kit and one dbt test run
+
+EXPORTS = ["retrieval", "grounding", "generation"]
+DAYS = ("2026-11-26", "2026-11-27")
+N_COPIES = 5
+BLANK_LINES = 3
+
+
+def _seed_rows(task: str) -> tuple[list[str], list[list[str]]]:
+    with open(PROJECT / "seeds" / FILES[task], newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], rows[1:]
+
+
+def _side_files(out: Path) -> None:
+    for name in ("annotators", "records"):
+        (out / FILES[name]).write_bytes((PROJECT / "seeds" / FILES[name]).read_bytes())
+
+
+def _blank_lines(n_columns: int) -> str:
+    return "," * (n_columns - 1) + "\n" + ",," + "\n" + "   \n"
+
+
+@data_set("daily_history")
+def _history(out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    for task in EXPORTS:
+        header, rows = _seed_rows(task)
+        write_csv(out / f"{task}_{DAYS[0]}.csv", header, rows[: len(rows) // 2])
+        later = out / f"{task}_{DAYS[1]}.csv"
+        write_csv(later, header, rows + rows[:N_COPIES])
+        with open(later, "a", encoding="utf-8", newline="") as fh:
+            fh.write(_blank_lines(len(header)))
+    _side_files(out)
+    return out
+
+
+@data_set("daily_empty")
+def _empty(out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    for task in EXPORTS:
+        header, rows = _seed_rows(task)
+        write_csv(out / f"{task}_{DAYS[1]}.csv", header, [] if task == "retrieval" else rows)
+    _side_files(out)
+    return out
+
+
+@data_set("daily_allowed")
+def _allowed(out: Path) -> Path:
+    _empty(out)
+    header, _ = _seed_rows("grounding")
+    path = out / f"grounding_{DAYS[1]}.csv"
+    write_csv(path, header, [])
+    with open(path, "a", encoding="utf-8", newline="") as fh:
+        fh.write(_blank_lines(len(header)))
+    return out
+
+
+SPELLINGS = {"topically_relevant": ("relevant", "unrelated"), "unsupported_claim_present": ("hallucinated", "factual")}
+SPELLED_VARS = {"label_values": {"relevant": 0, **{label: {one: 1, zero: 0} for label, (one, zero) in SPELLINGS.items()}}}
+
+
+def _spelled(value: str) -> str | None:
+    """A boolean spelling's value (None for any other text)."""
+    v = (value or "").strip().lower()
+    return 1 if v in ("true", "t", "1", "yes", "y") else 0 if v in ("false", "f", "0", "no", "n") else None
+
+
+@data_set("sample_spelled")
+def _sample_spelled(out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    for task in EXPORTS:
+        header, rows = _seed_rows(task)
+        for label, (one, zero) in SPELLINGS.items():
+            if label in header:
+                column = header.index(label)
+                for row in rows:
+                    value = _spelled(row[column])
+                    row[column] = row[column] if value is None else (one if value == 1 else zero)
+        write_csv(out / FILES[task], header, rows)
+    _side_files(out)
+    return out
+
+
+scenario("daily_history", "daily_history", tests=True, generic_tests=False, files=True)
+scenario("sample_spelled", "sample_spelled", SPELLED_VARS, tests=True, generic_tests=False)
+scenario("daily_empty", "daily_empty", tests=True, generic_tests=False, files=True)
+scenario("daily_allowed", "daily_allowed", {"allow_empty_exports": ["retrieval", "grounding"]}, tests=True,
+         generic_tests=False, files=True)
+SCENARIOS_USED = ["sample", "daily_history", "daily_empty", "daily_allowed", "sample_spelled"]
+
+# annotation_row_id numbers rows by content in seeds mode and by place in files mode; the file is checked on its own
+SKIPPED_COLUMNS = {"rejected_annotations": ["annotation_row_id", "source_file"],
+                   "export_row_counts": ["n_repeated", "n_blank"]}
+
+
+def _read(database: Path, marts: list[str]) -> dict[str, list[tuple]]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        out = {}
+        for mart in marts:
+            skipped = SKIPPED_COLUMNS.get(mart)
+            columns = f"* exclude ({', '.join(skipped)})" if skipped else "*"
+            out[mart] = sorted(con.execute(f"select {columns} from {mart}").fetchall(), key=repr)
+        return out
+
+
+def _same(left: list[tuple], right: list[tuple]) -> bool:
+    def equal(a, b):
+        if isinstance(a, float) and isinstance(b, float):
+            return math.isclose(a, b, rel_tol=0, abs_tol=1e-9)
+        return a == b
+    return len(left) == len(right) and all(
+        len(x) == len(y) and all(equal(u, v) for u, v in zip(x, y)) for x, y in zip(left, right))
+
+
+def _passed(build):
+    build.check()
+    failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
+    assert build.returncode == 0 and not failed, f"[{build.name}] {failed}\n{build.output[-3000:]}"
+    return build
+
+
+@pytest.fixture(scope="module")
+def sample(builds):
+    return _passed(builds.get("sample"))
+
+
+@pytest.mark.parametrize("mart", PUBLIC_MARTS)
+def test_whole_history_exports_give_the_marts_of_one_export(builds, sample, mart):
+    history = _passed(builds.get("daily_history"))
+    expected = _read(sample.db_path, [mart])[mart]
+    assert expected or mart == "labeling_drift", f"{mart} is empty: the comparison would prove nothing"
+    assert _same(expected, _read(history.db_path, [mart])[mart]), f"{mart} differs with whole-history exports"
+
+
+def test_copies_and_blank_rows_are_counted_once_and_named_in_the_log(builds, sample):
+    history = _passed(builds.get("daily_history"))
+    with duckdb.connect(str(sample.db_path), read_only=True) as con:
+        in_sample = {task: n for task, n in con.execute("select task, n_repeated from export_row_counts").fetchall()}
+    with duckdb.connect(str(history.db_path), read_only=True) as con:
+        counted = {task: (n_repeated, n_blank) for task, n_repeated, n_blank in con.execute(
+            "select task, n_repeated, n_blank from export_row_counts").fetchall()}
+        files = {(task, name) for task, name in con.execute(
+            "select distinct task, source_file from rejected_annotations where task <> 'records'").fetchall()}
+        rejected_rows = con.execute(
+            "select count(*), count(distinct task || ':' || source_row) from rejected_annotations").fetchone()
+    for task in EXPORTS:
+        _, rows = _seed_rows(task)
+        # the first day's rows, the copies at the end of the second day's file, and the sample's own
+        assert counted[task] == (len(rows) // 2 + N_COPIES + in_sample[task], BLANK_LINES), task
+        assert (task, f"{task}_{DAYS[1]}.csv") in files and (task, f"{task}_{DAYS[0]}.csv") not in files, task
+    assert rejected_rows[0] == rejected_rows[1], "a rejected row appears twice in rejected_annotations"
+    for task in EXPORTS:
+        n_first = len(_seed_rows(task)[1]) // 2
+        assert (f"ragmart: {task}_{DAYS[0]}.csv: {n_first:,} of {n_first:,} rows repeat later files"
+                in history.output), task
+        assert f"ragmart: {task}_{DAYS[1]}.csv: {BLANK_LINES} blank row(s) skipped" in history.output, task
+
+
+def test_a_header_only_export_stops_the_build_naming_it(builds):
+    empty = builds.get("daily_empty")
+    assert empty.returncode not in (0, None)
+    assert [r["unique_id"] for r in empty.node_results if r["status"] == "error"] == \
+        ["model.ragmart.base_export_files"], empty.node_results
+    message = " ".join(empty.output.split())
+    assert f"the retrieval export holds no data row, only a header (retrieval: retrieval_{DAYS[1]}.csv)" in message
+    assert "allow_empty_exports" in message
+    # nothing past the reading of the files was built, so no mart was written
+    built = {r["unique_id"].split(".")[-1] for r in empty.node_results if r["status"] == "success"}
+    assert not built & set(PUBLIC_MARTS), built & set(PUBLIC_MARTS)
+
+
+def test_allowed_empty_exports_publish_a_zero_row(builds, sample, tmp_path):
+    allowed = _passed(builds.get("daily_allowed"))
+    with duckdb.connect(str(allowed.db_path), read_only=True) as con:
+        counts = {row[0]: row[1:] for row in con.execute(
+            "select task, n_rows, n_accepted, n_rejected, rejected_share, n_repeated, n_blank from export_row_counts"
+        ).fetchall()}
+    assert counts["retrieval"] == (0, 0, 0, 0.0, 0, 0)
+    assert counts["grounding"] == (0, 0, 0, 0.0, 0, BLANK_LINES)
+    for mart in ("generation_metrics",):
+        assert _same(_read(sample.db_path, [mart])[mart], _read(allowed.db_path, [mart])[mart]), mart
+
+    # the guard on its own, with only retrieval allowed: grounding's blank rows are no data row
+    project = allowed.copy(tmp_path)
+    variables = allowed.vars | {"allow_empty_exports": ["retrieval"]}
+    result = run_dbt(project, ["test", "--select", "assert_exports_have_rows", "--vars", json.dumps(variables)],
+                     env={"RAGMART_DUCKDB_PATH": allowed.db_path.name})
+    message = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode != 0
+    assert f"an export holds no data row: grounding (grounding_{DAYS[1]}.csv)" in message, message[-2000:]
+    assert [r["status"] for r in read_run_results(project)] == ["error"]
+
+
+
+METRIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric_values", "run_comparison",
+                "annotator_agreement", "judge_agreement", "retrieval_training_pairs", "grounding_training_pairs"]
+
+
+@pytest.mark.parametrize("mart", METRIC_MARTS)
+def test_per_label_spellings_give_the_marts_of_boolean_spellings(builds, sample, mart):
+    spelled = _passed(builds.get("sample_spelled"))
+    expected = _read(sample.db_path, [mart])[mart]
+    assert expected, f"{mart} is empty: the comparison would prove nothing"
+    assert _same(expected, _read(spelled.db_path, [mart])[mart]), f"{mart} differs with the tool's spellings"
+
+
+def test_the_build_log_lists_each_spelling_with_its_value(builds):
+    spelled = _passed(builds.get("sample_spelled"))
+    log = " ".join(spelled.output.split())
+    for task in EXPORTS:
+        path = spelled.seed_dir / FILES[task]
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            seen, counts = set(), {}
+            for row in reader:
+                content = tuple((v or "").strip() for v in row.values())
+                if content in seen or not any(content):
+                    continue  # exact copies count once; blank rows are no rows
+                seen.add(content)
+                for label, (one, zero) in SPELLINGS.items():
+                    value = (row.get(label) or "").strip().lower()
+                    if value in (one, zero):
+                        counts[(label, value)] = counts.get((label, value), 0) + 1
+        for label, (one, _zero) in SPELLINGS.items():
+            if (label, one) not in counts:
+                continue
+            parts = sorted(((value, 1 if value == one else 0, n) for (name, value), n in counts.items() if name == label),
+                           key=lambda part: (-part[2], part[0]))
+            line = f"{label}: " + ", ".join(f"{value} → {number} ({n:,} rows)" for value, number, n in parts)
+            assert f"(var label_values): {line}" in log, line
