@@ -268,3 +268,24 @@ def test_the_build_log_lists_each_spelling_with_its_value(builds):
                            key=lambda part: (-part[2], part[0]))
             line = f"{label}: " + ", ".join(f"{value} → {number} ({n:,} rows)" for value, number, n in parts)
             assert f"(var label_values): {line}" in log, line
+
+
+def test_the_files_reader_stops_on_any_header_only_export():
+    """The reader's check on its own (a build stops with its message, as daily_empty shows): each
+    export whose every file holds a header alone is named with its files, unless allowed."""
+    from kit.adapters import reader_module
+
+    reader = reader_module("models/staging/native/base_export_files.py")
+    found = {task: [f"/in/{task}_{day}.csv" for day in DAYS] for task in EXPORTS}
+    for task in EXPORTS:
+        empty = {name: ([Path(p).name for p in found[name]] if name == task else []) for name in EXPORTS}
+        with pytest.raises(reader.ExportFileError) as stopped:
+            reader._stop_on_empty_exports(found, empty, set())
+        assert f"the {task} export holds no data row, only a header ({task}: {task}_{DAYS[0]}.csv," \
+               f" {task}_{DAYS[1]}.csv)" in str(stopped.value)
+        reader._stop_on_empty_exports(found, empty, {task})
+        # one empty file beside one with rows is no empty export
+        reader._stop_on_empty_exports(found, {**empty, task: empty[task][:1]}, set())
+    with pytest.raises(reader.ExportFileError, match="the retrieval and generation exports hold no data row"):
+        reader._stop_on_empty_exports(found, {name: [Path(p).name for p in found[name]] if name != "grounding" else []
+                                              for name in EXPORTS}, set())
