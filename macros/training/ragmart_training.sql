@@ -48,3 +48,31 @@
     {%- endif -%}
     {{ return(shares) }}
 {%- endmacro %}
+
+{#-
+    A query text as the training view's query key compares it (docs/rules.md, Training view):
+    trimmed, every run of spaces, tabs, carriage returns and line feeds inside as one space, case
+    kept.
+-#}
+{% macro ragmart_normalized_query_text(expression) -%}
+    {{ ragmart_trim(ragmart_regexp_replace(expression, '[ \\t\\r\\n]+', ' ')) }}
+{%- endmacro %}
+
+{#-
+    The training pairs left out because their units disagree on a label, per family: a dict
+    family -> count, read at run time from the relations int_training__<family>_pairs (`pairs`:
+    family -> relation); empty outside execution or before they exist.
+-#}
+{% macro ragmart_training_conflict_counts(pairs) -%}
+    {%- set counts = {} -%}
+    {%- if not execute -%}
+        {{ return(counts) }}
+    {%- endif -%}
+    {%- for family, relation in pairs.items() if load_relation(relation) is not none -%}
+        {%- set query -%}
+            select count(*) from {{ relation }} where has_conflicting_labels
+        {%- endset -%}
+        {%- do counts.update({family: run_query(query).rows[0][0] | int}) -%}
+    {%- endfor -%}
+    {{ return(counts) }}
+{%- endmacro %}
