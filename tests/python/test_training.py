@@ -1,19 +1,31 @@
-"""The training view against an independent reference (reference/training.py), (the export's tests follow with the new export).
+"""The training view against an independent reference (reference/training.py), and its exports.
 
 * the three marts, every row and value, on the sample, the edge cases and the generated two-run
   data (``random``: the same pair judged in several runs, pairs whose units disagree, one query
   text asked with and without a query_id); the pairs left out are counted in the build log;
 * the splits: a query, by id or by text, has its rows in one split; the split of a key is md5's
   alone;
+* ``make export-hf`` (scripts/export_hf.py): the folder loads offline with the real ``datasets``
+  library (its own venv, requirements-hf.txt) as a user loads it: one config per family, the
+  splits with their rows, the labels as ClassLabel(["no", "yes"]) and ``labels`` as a list of
+  floats; files named by their content; a second export of other rows into the same folder loads
+  the new rows, with no cache flag;
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
 from collections import defaultdict
 
 import duckdb
 import pytest
 from export_schema import LABELS
+from kit.builds import PROJECT
 from kit.compare import assert_same_rows
 from reference import agreement as A
 from reference import training as T
@@ -119,3 +131,85 @@ def test_the_split_follows_the_shares():
     assert {T.split_of(k, {"train": 0.0, "validation": 0.0, "test": 1.0}) for k in keys} == {"test"}
     shares = [T.split_of(f"query {i}") for i in range(20000)]
     assert abs(shares.count("train") / 20000 - 0.8) < 0.02 and abs(shares.count("test") / 20000 - 0.1) < 0.02
+
+
+# --------------------------------------------------------------------------- make export-hf
+
+HF_VENV = os.environ.get("RAGMART_HF_VENV", str(PROJECT / ".venv-hf"))
+LOAD = """
+import json, sys
+import datasets
+out = {}
+for config in ("retrieval", "grounding", "generation"):
+    d = datasets.load_dataset(sys.argv[1], config)
+    out[config] = {split: {"features": {name: repr(feature) for name, feature in d[split].features.items()},
+                           "rows": [{"text": row["text"], "text_pair": row["text_pair"], "labels": row["labels"],
+                                     **{name: row[name] for name in row if name not in ("labels",)}}
+                                    for row in d[split]]}
+                   for split in d}
+print(json.dumps(out))
+"""
+
+
+def _export(script: str, database, out) -> str:
+    result = subprocess.run([sys.executable, str(PROJECT / "scripts" / script), "--database", str(database),
+                             "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def _load(folder, hf_home):
+    """datasets.load_dataset of every config, as a user calls it (no cache flag), offline."""
+    python = os.path.join(HF_VENV, "bin", "python")
+    if not os.path.exists(python):
+        pytest.skip(f"{python} is missing: make test sets up the venv of the datasets library (requirements-hf.txt)")
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(hf_home))
+    result = subprocess.run([python, "-c", LOAD, str(folder)], capture_output=True, text=True, timeout=600, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _assert_loaded_equals_marts(build, loaded):
+    for family in FAMILIES:
+        rows = build.marts[f"{family}_training_pairs"][1]
+        by_split = defaultdict(list)
+        for row in rows:
+            by_split[row["split"]].append(row)
+        assert sorted(loaded[family]) == sorted(by_split), family
+        for split, info in loaded[family].items():
+            features = info["features"]
+            for label in LABELS[family]:
+                assert "ClassLabel" in features[label] and "'no', 'yes'" in features[label], (family, label, features)
+            assert "string" in features["text"] and "string" in features["text_pair"]
+            assert "float32" in features["labels"] and "List" in features["labels"], features["labels"]
+            expected = [{**row, "labels": [float(row[label]) for label in LABELS[family]]}
+                        for row in _bytes_order(by_split[split])]
+            assert info["rows"] == expected, (build.name, family, split)
+
+
+def _named_files(folder):
+    """The data files the card names, relative to the folder."""
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert card.startswith("---\n") and "config_name: retrieval" in card
+    return sorted(re.findall(r"^    path: (\S+)$", card, re.M))
+
+
+def test_export_hf_loads_the_new_rows_after_a_second_export(builds, tmp_path):
+    """Exports the sample, loads it; exports the generated data into the same folder and loads it
+    again with the same cache: the second load returns the second export's rows."""
+    sample, random = builds.get("sample").check(), builds.get("random").check()
+    folder, hf_home = tmp_path / "dataset", tmp_path / "hf_home"
+    for build in (sample, random):
+        printed = _export("export_hf.py", build.db_path, folder)
+        for family in FAMILIES:
+            n = _expected(build)[family]["n_conflicting"]
+            assert f"{family}: " in printed and f"; {n:,} pair(s) left out" in printed
+            assert f"Pairs left out because their units disagree on a label: {n:,}." in \
+                (folder / "README.md").read_text(encoding="utf-8")
+        named = _named_files(folder)
+        on_disk = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.parquet"))
+        assert named == on_disk, "the folder holds exactly the files its card names"
+        for path in named:
+            digest = hashlib.sha256((folder / path).read_bytes()).hexdigest()[:8]
+            assert re.fullmatch(rf"(retrieval|grounding|generation)/(train|validation|test)-{digest}\.parquet", path)
+        _assert_loaded_equals_marts(build, _load(folder, hf_home))
