@@ -10,6 +10,7 @@
   splits with their rows, the labels as ClassLabel(["no", "yes"]) and ``labels`` as a list of
   floats; files named by their content; a second export of other rows into the same folder loads
   the new rows, with no cache flag;
+* ``make export-gold`` (scripts/export_gold.py): every line against the mart's gold-tier rows.
 """
 
 from __future__ import annotations
@@ -213,3 +214,27 @@ def test_export_hf_loads_the_new_rows_after_a_second_export(builds, tmp_path):
             digest = hashlib.sha256((folder / path).read_bytes()).hexdigest()[:8]
             assert re.fullmatch(rf"(retrieval|grounding|generation)/(train|validation|test)-{digest}\.parquet", path)
         _assert_loaded_equals_marts(build, _load(folder, hf_home))
+
+
+# --------------------------------------------------------------------------- make export-gold
+
+def test_export_gold_writes_the_gold_rows_line_by_line(builds, tmp_path):
+    build = builds.get("sample").check()
+    _export("export_gold.py", build.db_path, tmp_path / "gold")
+    assert sorted(p.name for p in (tmp_path / "gold").iterdir()) == sorted(f"{f}.jsonl" for f in FAMILIES)
+    for family in FAMILIES:
+        gold = _bytes_order([row for row in build.marts[f"{family}_training_pairs"][1] if row["tier"] == "tier_b"])
+        assert gold, f"the sample has no gold {family} pair"
+        lines = (tmp_path / "gold" / f"{family}.jsonl").read_bytes().decode("utf-8").split("\n")
+        assert lines[-1] == "" and len(lines) == len(gold) + 1
+        for line, row in zip(lines, gold):
+            assert json.loads(line) == {
+                "text": row["text"], "text_pair": row["text_pair"],
+                "labels": {label: row[label] for label in LABELS[family]},
+                "split": row["split"], "language": row["language"], "n_annotators": row["n_annotators"],
+                "run_ids": row["run_ids"].split(";"), "record_uuids": row["record_uuids"].split(";")}
+
+
+def test_the_readme_lists_the_export_commands():
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    assert "make export-hf" in readme and "make export-gold" in readme
