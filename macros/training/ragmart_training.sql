@@ -1,5 +1,5 @@
 {#-
-    The training view's split of a pairing key (docs/rules.md, Training view): h = the first 8
+    The training view's split of a query key (docs/rules.md, Training view): h = the first 8
     hexadecimal digits of md5(key) read as an integer, h / 2^32 below the train share is
     `train`, below train + validation `validation`, else `test`. The digits are read one by one
     (their place in '0123456789abcdef', as bigint: 15 · 16^7 passes a 32-bit integer), which
