@@ -144,9 +144,7 @@ out = {}
 for config in ("retrieval", "grounding", "generation"):
     d = datasets.load_dataset(sys.argv[1], config)
     out[config] = {split: {"features": {name: repr(feature) for name, feature in d[split].features.items()},
-                           "rows": [{"text": row["text"], "text_pair": row["text_pair"], "labels": row["labels"],
-                                     **{name: row[name] for name in row if name not in ("labels",)}}
-                                    for row in d[split]]}
+                           "rows": [dict(row) for row in d[split]]}
                    for split in d}
 print(json.dumps(out))
 """
