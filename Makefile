@@ -36,9 +36,12 @@ export RAGMART_HF_VENV = $(abspath $(HF_VENV))
 # make export-hf: the dataset folder (empty: target/hf of the project; a relative path is relative to
 # the folder make was run from, as EXPORT_DIR).
 export RAGMART_HF_DIR = $(value HF_DIR)
+# make export-gold: the folder of the gold set's JSON lines (empty: target/gold of the project; a
+# relative path is relative to the folder make was run from, as EXPORT_DIR).
+export RAGMART_GOLD_DIR = $(value GOLD_DIR)
 comma := ,
 
-.PHONY: build build-files export export-hf report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures
+.PHONY: build build-files export export-hf export-gold report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -50,6 +53,7 @@ help:
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make export-hf [HF_DIR=folder]   the training view (consensus labels as text/text_pair) as a Hugging Face dataset folder (default: target/hf)"
+	@echo "make export-gold [GOLD_DIR=folder]   the gold tier's training pairs (ADR-001) as <family>.jsonl (default: target/gold)"
 	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
 	@echo "make report-screenshot   docs/report.png, the README's picture of the sample's report (run make build first)"
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
@@ -135,10 +139,15 @@ build-files: $(BIN)/.runtime-installed
 export: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/export_marts.py --out="$$RAGMART_EXPORT_DIR" --relative-to="$$RAGMART_CALLER_DIR"
 
-# The training view as a Hugging Face dataset folder (<family>/<split>.parquet and a dataset card),
-# from the published database, read-only (scripts/export_hf.py --help).
+# The training view as a Hugging Face dataset folder (<family>/<split>-<digest>.parquet and a dataset
+# card), from the published database, read-only (scripts/export_hf.py --help).
 export-hf: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/export_hf.py --out="$$RAGMART_HF_DIR" --relative-to="$$RAGMART_CALLER_DIR"
+
+# ADR-001's gold set: the training pairs of the gold tier as <family>.jsonl, from the published
+# database, read-only (scripts/export_gold.py --help).
+export-gold: $(BIN)/.runtime-installed
+	$(BIN)/python scripts/export_gold.py --out="$$RAGMART_GOLD_DIR" --relative-to="$$RAGMART_CALLER_DIR"
 
 # One self-contained HTML file (inline SVG charts, no script, no network) of the published database's
 # marts, read-only (scripts/report.py --help).

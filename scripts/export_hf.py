@@ -5,19 +5,28 @@ Reads the published DuckDB database ($RAGMART_DUCKDB_PATH, default ragmart.duckd
 is relative to the project root, as in `make export`), opened READ-ONLY, and writes into the folder
 (default target/hf of the project):
 
-- `<family>/<split>.parquet` for each family (retrieval, grounding, generation) and each split
-  (train, validation, test) that has rows, from the marts `<family>_training_pairs`;
+- `<family>/<split>-<digest>.parquet` for each family (retrieval, grounding, generation) and each
+  split (train, validation, test) that has rows, from the marts `<family>_training_pairs` (one row
+  per distinct text / text_pair, in byte order); `<digest>` is the first 8 hexadecimal digits of
+  the file's SHA-256, so the name changes whenever the rows do;
 - `README.md`, the dataset card: a YAML header that declares one config per family with its split
-  files and its features (the labels as ClassLabel with the names `no` and `yes`, so 0 is `no`),
-  and what the labels mean, how they were adjudicated, the tiers and the counts.
+  files and its features (the labels as ClassLabel with the names `no` and `yes`, so 0 is `no`,
+  and `labels`, the family's labels in spec order as a list of float32, what a multi-label
+  classifier's trainer reads), and what the labels mean, how they were adjudicated, the tiers, the
+  split rule, the counts and the pairs left out because their units disagree.
+
+Why the digest: `datasets` caches a local folder under its folder name and its card's file names,
+whatever the files hold, so a second export into the same folder with the same file names loads
+the first export's rows from the cache. A digest in each name makes new rows new names.
 
 Then, offline:
 
     import datasets
     dataset = datasets.load_dataset("target/hf", "retrieval")   # a DatasetDict of the splits
 
-The folder is written under a temporary name and renamed into place, so a reader never sees half a
-dataset; an existing folder of that name is replaced only when it holds a dataset card.
+The folder is written under a temporary name and replaces the old one whole (no old file lingers),
+so a reader never sees half a dataset; an existing folder of that name is replaced only when it
+holds a dataset card.
 
 Usage:
     python scripts/export_hf.py                                  # target/hf of the project
@@ -28,6 +37,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import sys
@@ -76,10 +86,31 @@ def _features(family: str, columns: list[tuple[str, str]]) -> list[str]:
                       "          '0': 'no'", "          '1': 'yes'"]
         else:
             lines += [f"  - name: {name}", f"    dtype: {'int32' if kind == 'INTEGER' else 'string'}"]
-    return lines
+    return lines + ["  - name: labels", "    list: float32"]
 
 
-def write(database: Path, out: Path) -> dict[str, dict[str, int]]:
+def digest(path: Path) -> str:
+    """The first 8 hexadecimal digits of the file's SHA-256."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()[:8]
+
+
+def _quoted(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def _conflicts(con, family: str) -> int:
+    """The pairs of the family whose units disagree on a label (int_training__<family>_pairs)."""
+    table = f"int_training__{family}_pairs"
+    schemas = [row[0] for row in con.execute(
+        "select table_schema from information_schema.tables where table_name = ?", [table]).fetchall()]
+    if not schemas:
+        raise ExportError(f"the database has no table {table} (built by an older ragmart?); run 'make build'")
+    return con.execute(f'select count(*) from "{schemas[0]}"."{table}" where has_conflicting_labels').fetchone()[0]
+
+
+def write(database: Path, out: Path) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """Writes the folder; returns the rows per family and split, and the pairs left out per family."""
     import duckdb
 
     if not database.exists():
@@ -89,6 +120,7 @@ def write(database: Path, out: Path) -> dict[str, dict[str, int]]:
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".hf-", dir=out.parent))
     counts: dict[str, dict[str, int]] = {}
+    conflicts: dict[str, int] = {}
     header = ["---", "pretty_name: ragmart training pairs", "configs:"]
     info = ["dataset_info:"]
     try:
@@ -99,35 +131,49 @@ def write(database: Path, out: Path) -> dict[str, dict[str, int]]:
                 if not found:
                     raise ExportError(f"{database} has no mart {mart} (built by an older ragmart?); run 'make build'")
                 columns = [(name, kind) for name, kind, *_ in con.execute(f"describe {mart}").fetchall()]
+                if "n_units" not in dict(columns):
+                    raise ExportError(f"{database}'s {mart} has a row per unit (built by an older ragmart); run 'make build'")
                 counts[family] = dict(con.execute(f"select split, count(*) from {mart} group by split").fetchall())
+                conflicts[family] = _conflicts(con, family)
                 (work / family).mkdir()
                 header += [f"- config_name: {family}", "  data_files:"]
                 info += [f"- config_name: {family}"] + _features(family, columns)
+                labels = ", ".join(f"cast({label} as float)" for label in LABELS[family])
                 for split in SPLITS:
                     if not counts[family].get(split):
                         continue
-                    path = work / family / f"{split}.parquet"
-                    con.execute(f"copy (select * from {mart} where split = ? order by record_uuid"
-                                f"{', chunk_rank' if family == 'retrieval' else ''})"
-                                f" to '{str(path).replace(chr(39), chr(39) * 2)}' (format parquet)", [split])
-                    header += [f"  - split: {split}", f"    path: {family}/{split}.parquet"]
-        card = "\n".join(header + info + ["---", "", _card_text(counts)])
+                    staged = work / family / f".{split}.parquet"
+                    con.execute(f"copy (select *, [{labels}] as labels from {mart} where split = ?"
+                                f" order by text, text_pair) to {_quoted(staged)} (format parquet)", [split])
+                    name = f"{split}-{digest(staged)}.parquet"
+                    os.replace(staged, work / family / name)
+                    header += [f"  - split: {split}", f"    path: {family}/{name}"]
+        card = "\n".join(header + info + ["---", "", _card_text(counts, conflicts)])
         (work / "README.md").write_text(card, encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
         os.replace(work, out)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return counts
+    return counts, conflicts
 
 
-def _card_text(counts: dict[str, dict[str, int]]) -> str:
+def _card_text(counts: dict[str, dict[str, int]], conflicts: dict[str, int]) -> str:
     lines = [
         "# ragmart training pairs",
         "",
         "The adjudicated labels of a RAG chatbot evaluation, as `text` / `text_pair` pairs, one config per",
         "family. Written by ragmart (`make export-hf`) from its marts `retrieval_training_pairs`,",
         "`grounding_training_pairs` and `generation_training_pairs`.",
+        "",
+        "## What a row is",
+        "",
+        "One row per distinct (`text`, `text_pair`) of the family over every evaluation run: the same",
+        "query and chunk (or answer, or context set) judged in two runs is one example, not two, so a",
+        "trainer neither weighs it twice nor meets it in two splits. `n_units` says how many judged",
+        "units the row merges, `run_ids` and `record_uuids` (`;`-separated) which ones. `labels` holds",
+        "the family's labels in the order below as floats (0.0 or 1.0), what a multi-label classifier",
+        "reads; each label is also a ClassLabel column of its own.",
         "",
         "## How the labels were made",
         "",
@@ -136,17 +182,26 @@ def _card_text(counts: dict[str, dict[str, int]]) -> str:
         "latest label when an adjudicator labelled the unit, else the annotators' unanimous or strict",
         "majority vote. Units with a tied label (waiting for adjudication) are left out, so every",
         "label here is resolved. Rows that broke the export's rules were rejected before the consensus.",
-        "`tier` is the labeling tier of the record: `tier_b` (gold: factual and synthesis questions,",
-        "uncertain or adversarial cases, dual-annotated) or `tier_a` (triage, single-annotated and",
-        "spot-checked). `n_annotators` counts the human annotators behind the row.",
+        "A row's labels are the values that all its units share: a pair whose units disagree on any",
+        "label (the same pair judged differently in two runs) is left out; the counts are below.",
+        "`tier` is `tier_b` when any of the row's units is in the gold tier (factual and synthesis",
+        "questions, uncertain or adversarial cases, dual-annotated), else `tier_a` (triage,",
+        "single-annotated and spot-checked). `n_annotators` counts the human annotators behind the row.",
         "",
         "## Splits",
         "",
-        "The split of a row comes from its query (the query id, else the query text): the first 8",
-        "hexadecimal digits of its md5, as a fraction of 2^32, against the shares train 0.8,",
-        "validation 0.1, test 0.1 (ragmart's var `training_split_shares`). Every row of one query is",
-        "in one split, in every config and every evaluation run, and a query keeps its split when",
-        "records are added.",
+        "The split of a row comes from its query key: the query id of its record; for a record without",
+        "one, the smallest query id of the records (any run) that ask the same query text (compared",
+        "with surrounding blanks removed and inner runs of blanks as one space); else that text. The",
+        "first 8 hexadecimal digits of the key's md5, as a fraction of 2^32, against the shares of",
+        "ragmart's var `training_split_shares` (by default train 0.8, validation 0.1, test 0.1). So no",
+        "query, by id or by text, has rows in two splits of a config.",
+        "",
+        "## Files",
+        "",
+        "Each file's name carries the first 8 hexadecimal digits of its SHA-256: `datasets` caches a",
+        "local folder by its name and its card's file names, whatever the files hold, so new rows",
+        "under old names would load the old rows from the cache. New rows, new names.",
         "",
         "## Configs",
         "",
@@ -158,7 +213,7 @@ def _card_text(counts: dict[str, dict[str, int]]) -> str:
         lines += [f"### {family}", "", f"`text` is {text}, `text_pair` {pair}. {total:,} rows ({per_split}).",
                   "Labels (ClassLabel `no` = 0, `yes` = 1):", ""]
         lines += [f"- `{label}`: yes when {MEANINGS[label]}." for label in LABELS[family]]
-        lines += [""]
+        lines += ["", f"Pairs left out because their units disagree on a label: {conflicts[family]:,}.", ""]
     return "\n".join(lines)
 
 
@@ -175,12 +230,13 @@ def main(argv: list[str] | None = None) -> int:
     database = Path(args.database).resolve() if args.database else database_path()
     out = resolve(args.out, PROJECT / DEFAULT_OUT, args.relative_to)
     try:
-        counts = write(database, out)
+        counts, conflicts = write(database, out)
     except ExportError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     for family in FAMILIES:
-        print(f"{family}: " + ", ".join(f"{split} {n:,}" for split, n in sorted(counts[family].items())))
+        print(f"{family}: " + ", ".join(f"{split} {n:,}" for split, n in sorted(counts[family].items()))
+              + f"; {conflicts[family]:,} pair(s) left out, their units disagree on a label")
     print(f"wrote {out} (datasets.load_dataset('{out}', 'retrieval'))")
     return 0
 

@@ -1,5 +1,5 @@
 {#-
-    The training view's split of a pairing key (docs/rules.md, Training view): h = the first 8
+    The training view's split of a query key (docs/rules.md, Training view): h = the first 8
     hexadecimal digits of md5(key) read as an integer, h / 2^32 below the train share is
     `train`, below train + validation `validation`, else `test`. The digits are read one by one
     (their place in '0123456789abcdef', as bigint: 15 · 16^7 passes a 32-bit integer), which
@@ -47,4 +47,32 @@
             "ragmart: var 'training_split_shares' must add up to 1; got " ~ given) }}
     {%- endif -%}
     {{ return(shares) }}
+{%- endmacro %}
+
+{#-
+    A query text as the training view's query key compares it (docs/rules.md, Training view):
+    trimmed, every run of spaces, tabs, carriage returns and line feeds inside as one space, case
+    kept.
+-#}
+{% macro ragmart_normalized_query_text(expression) -%}
+    {{ ragmart_trim(ragmart_regexp_replace(expression, '[ \\t\\r\\n]+', ' ')) }}
+{%- endmacro %}
+
+{#-
+    The training pairs left out because their units disagree on a label, per family: a dict
+    family -> count, read at run time from the relations int_training__<family>_pairs (`pairs`:
+    family -> relation); empty outside execution or before they exist.
+-#}
+{% macro ragmart_training_conflict_counts(pairs) -%}
+    {%- set counts = {} -%}
+    {%- if not execute -%}
+        {{ return(counts) }}
+    {%- endif -%}
+    {%- for family, relation in pairs.items() if load_relation(relation) is not none -%}
+        {%- set query -%}
+            select count(*) from {{ relation }} where has_conflicting_labels
+        {%- endset -%}
+        {%- do counts.update({family: run_query(query).rows[0][0] | int}) -%}
+    {%- endfor -%}
+    {{ return(counts) }}
 {%- endmacro %}

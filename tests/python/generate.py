@@ -120,13 +120,65 @@ def records_rows(record_ids: list[str], seed: int) -> list[dict]:
     return rows
 
 
+# Every RERUN_EVERY-th record of each family is asked again, in another run: a copy of all its
+# rows under the record id `<id>-rerun` (the same query and chunks or answer: the training view's
+# repeats across runs). One copy in three gets one unit's label flipped in all its rows (a pair
+# whose units disagree); one in four has its query's first space doubled and a tab added (another
+# text, the same normalized query); the copy carries a query_id where the original has none
+# (`q-rerun-<n>`, some shared by two copies), and none where the original has one.
+RERUN_EVERY = 10
+RERUN_FLIPS = {"retrieval": "topically_relevant", "grounding": "support_present", "generation": "helpful"}
+QUERY_COLUMNS = {"retrieval": "input_query", "grounding": "query", "generation": "query"}
+
+
+def _flip(cell: str) -> str:
+    value = R.parse_bool(cell)
+    return cell if value is None else ("false" if value else "true")
+
+
+def reruns(exports: dict, records: list[dict]) -> tuple[dict, list[dict]]:
+    """The export rows and records.csv rows of the copies (RERUN_EVERY); the given ones unchanged."""
+    given = {}
+    for row in records:
+        given.setdefault(row["record_uuid"], row)
+    rows_out = {task: [] for task in exports}
+    records_out = []
+    for task, rows in exports.items():
+        by_record: dict[str, list[dict]] = {}
+        for row in rows:
+            by_record.setdefault(row["record_uuid"], []).append(row)
+        for n, rec in enumerate(list(by_record)[::RERUN_EVERY]):
+            copies = [dict(row, record_uuid=f"{rec}-rerun") for row in by_record[rec]]
+            if n % 3 == 1:
+                label = RERUN_FLIPS[task]
+                units = sorted({row.get("chunk_id", "") for row in copies})
+                # retrieval: a chunk that no row calls evidence_sufficient, so relevance may flip
+                units = [unit for unit in units if task != "retrieval" or all(
+                    R.parse_bool(row["evidence_sufficient"]) == 0 for row in copies if row["chunk_id"] == unit)]
+                for row in copies:
+                    if units and row.get("chunk_id", "") == units[0]:
+                        row[label] = _flip(row[label])
+            if n % 4 == 2:
+                for row in copies:
+                    row[QUERY_COLUMNS[task]] = row[QUERY_COLUMNS[task]].replace(" ", "  \t", 1)
+            original = given.get(rec, {})
+            run = "v1" if (original.get("run_id") or "").strip() != "v1" else "v2"
+            query_id = "" if original.get("query_id") else f"q-rerun-{n // 2}"
+            rows_out[task] += copies
+            records_out.append({"record_uuid": f"{rec}-rerun", "run_id": run, "query_id": query_id})
+    return rows_out, records_out
+
+
 def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding: int = 250,
              n_generation: int = 250) -> Path:
     records = {"retrieval": [f"ret-{i:04d}" for i in range(n_retrieval)],
                "grounding": [f"grd-{i:04d}" for i in range(n_grounding)],
                "generation": [f"gen-{i:04d}" for i in range(n_generation)]}
-    return write_folder(out_dir, scenario_exports(RANDOM, records, seed), ANNOTATORS,
-                        records_rows([rec for ids in records.values() for rec in ids], seed + 1))
+    exports = scenario_exports(RANDOM, records, seed)
+    rows = records_rows([rec for ids in records.values() for rec in ids], seed + 1)
+    copies, copy_records = reruns(exports, rows)
+    return write_folder(out_dir, {task: exports[task] + copies[task] for task in exports}, ANNOTATORS,
+                        rows + copy_records)
 
 
 # --------------------------------------------------------------------------- the agreement scenario

@@ -227,8 +227,8 @@ RENAMED = {"m.koenig": "m.könig", "llm.judge-gpt4o": "llm.prüfer-gpt4o"}
 LATIN1_FAMILIES = ("retrieval", "generation")       # mixed: the exports saved as latin-1
 # the columns of the training marts that hold texts of the exports (a latin-1 file holds `?` for
 # every character latin-1 lacks)
-TRAINING_TEXTS = {"retrieval_training_pairs": (7, 8), "grounding_training_pairs": (5, 6),
-                  "generation_training_pairs": (5, 6)}
+TRAINING_TEXTS = {"retrieval_training_pairs": (0, 1), "grounding_training_pairs": (0, 1),
+                  "generation_training_pairs": (0, 1)}
 
 
 def _latin1_texts(mart: str, row: tuple) -> tuple:

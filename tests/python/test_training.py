@@ -1,22 +1,29 @@
-"""The training view against an independent reference (reference/training.py), and its export.
+"""The training view against an independent reference (reference/training.py), and its exports.
 
 * the three marts, every row and value, on the sample, the edge cases and the generated two-run
-  data (``random``);
-* the splits: every row of one pairing key in one split, in every family and run; the split of a
-  key is md5's alone (stable when records are added);
-* ``make export-hf`` (scripts/export_hf.py) on the sample build: the folder loads offline with
-  the real ``datasets`` library (its own venv, requirements-hf.txt): one config per family, the
-  splits with their row counts, the labels as ClassLabel(["no", "yes"]).
+  data (``random``: the same pair judged in several runs, pairs whose units disagree, one query
+  text asked with and without a query_id); the pairs left out are counted in the build log;
+* the splits: a query, by id or by text, has its rows in one split; the split of a key is md5's
+  alone;
+* ``make export-hf`` (scripts/export_hf.py): the folder loads offline with the real ``datasets``
+  library (its own venv, requirements-hf.txt) as a user loads it: one config per family, the
+  splits with their rows, the labels as ClassLabel(["no", "yes"]) and ``labels`` as a list of
+  floats; files named by their content; a second export of other rows into the same folder loads
+  the new rows, with no cache flag;
+* ``make export-gold`` (scripts/export_gold.py): every line against the mart's gold-tier rows.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
 
+import duckdb
 import pytest
 from export_schema import LABELS
 from kit.builds import PROJECT
@@ -27,7 +34,8 @@ from reference import training as T
 SCENARIOS = ["sample", "edge", "random"]
 SCENARIOS_USED = SCENARIOS
 FAMILIES = ["retrieval", "grounding", "generation"]
-KEYS = {"retrieval": ["record_uuid", "chunk_id"], "grounding": ["record_uuid"], "generation": ["record_uuid"]}
+KEY = ["text", "text_pair"]
+VALUES = ["split", "language", "tier", "n_units", "n_annotators", "run_ids", "record_uuids"]
 
 
 def _expected(build):
@@ -37,28 +45,84 @@ def _expected(build):
     return build.derived("training", compute)
 
 
+def _bytes_order(rows):
+    return sorted(rows, key=lambda row: (row["text"].encode("utf-8"), row["text_pair"].encode("utf-8")))
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 @pytest.mark.parametrize("family", FAMILIES)
 def test_training_pairs_equal_the_reference(builds, name, family):
     build = builds.get(name).check()
-    expected = _expected(build)[family]
+    expected = _expected(build)[family]["rows"]
     got = build.marts[f"{family}_training_pairs"][1]
     assert expected or name == "edge", f"[{name}] no resolved {family} unit: the comparison would prove nothing"
-    values = ["run_id", "language", "tier", "split", "text", "text_pair", "n_annotators"] + LABELS[family] + (
-        ["chunk_rank"] if family == "retrieval" else [])
-    assert_same_rows(name, f"{family}_training_pairs", KEYS[family], values, expected, got)
+    assert_same_rows(name, f"{family}_training_pairs", KEY, VALUES + LABELS[family], expected, got)
+
+
+@pytest.mark.parametrize("name", ["sample", "random"])
+def test_the_data_has_what_the_rules_are_about(builds, name):
+    """Repeats across runs, pairs whose units disagree, and pairs that merge records with and
+    without a query_id: the comparison above proves the rules on them."""
+    build = builds.get(name).check()
+    rows = build.marts["retrieval_training_pairs"][1]
+    assert any(row["n_units"] > 1 and ";" in row["run_ids"] for row in rows)
+    assert _expected(build)["retrieval"]["n_conflicting"] > 0
+    query_ids = {rec: info["query_id"] for rec, info in build.reference.record_runs["retrieval"].items()}
+    mixed = [row for row in rows if len({query_ids.get(rec) is None for rec in row["record_uuids"].split(";")}) == 2]
+    assert mixed, f"[{name}] no pair merges records with and without a query_id"
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_pairs_left_out_are_counted_in_the_build_log(builds, name):
+    build = builds.get(name).check()
+    expected = {family: _expected(build)[family]["n_conflicting"] for family in FAMILIES}
+    with duckdb.connect(str(build.db_path), read_only=True) as con:
+        got = {family: con.execute(f"select count(*) from intermediate.int_training__{family}_pairs"
+                                   " where has_conflicting_labels").fetchone()[0] for family in FAMILIES}
+    assert got == expected
+    line = (f"ragmart: {sum(expected.values()):,} training pairs left out, their units disagree on a label"
+            " (int_training__<family>_pairs flags them): "
+            + ", ".join(f"{family} {n:,}" for family, n in expected.items()))
+    assert (line in build.output) == (sum(expected.values()) > 0), (line, build.output[-3000:])
+
+
+def _query_identities(build, family):
+    """record -> (query_id or None, its query text with blanks collapsed), from the seeds' rows."""
+    column = T.QUERY[family]
+    texts = defaultdict(set)
+    for row in build.reference.rows[family]:
+        if row.status == "accepted":
+            texts[row.record_uuid].add(" ".join(row.raw[column].split()))
+    return {rec: (info["query_id"], min(texts[rec])) for rec, info in build.reference.record_runs[family].items()}
 
 
 @pytest.mark.parametrize("name", ["sample", "random"])
 def test_a_query_never_straddles_two_splits(builds, name):
+    """Every row whose records ask one query text, which the records carry with one query_id at
+    most (any run), lies in one split per text: that of the id when a record carries it, else of
+    the text. The sample's query of the issue (#47) asked in `default` without a query_id and in
+    bot-v2 with one is among them."""
     build = builds.get(name).check()
-    splits = defaultdict(set)
+    checked = set()
     for family in FAMILIES:
-        keys = {rec: info["pairing_key"] for rec, info in build.reference.records[family].items()}
+        identities = _query_identities(build, family)
+        ids_of_text = defaultdict(set)
+        for query_id, text in identities.values():
+            if query_id:
+                ids_of_text[text].add(query_id)
+        splits = defaultdict(set)
         for row in build.marts[f"{family}_training_pairs"][1]:
-            splits[keys[row["record_uuid"]]].add(row["split"])
-    assert splits and all(len(found) == 1 for found in splits.values())
-    assert {s for found in splits.values() for s in found} == {"train", "validation", "test"}
+            found = {identities[rec] for rec in row["record_uuids"].split(";")}
+            texts = {text for _, text in found}
+            if len(texts) == 1 and len(ids_of_text[next(iter(texts))]) <= 1:
+                splits[next(iter(texts))].add(row["split"])
+        for text, found in splits.items():
+            key = next(iter(ids_of_text[text])) if ids_of_text[text] else text
+            assert found == {T.split_of(key)}, (family, text, found)
+            checked.add(text)
+    assert len(checked) > 10
+    if name == "sample":
+        assert "How much citizen's income does a single adult get?" in checked
 
 
 def test_the_split_follows_the_shares():
@@ -70,49 +134,105 @@ def test_the_split_follows_the_shares():
     assert abs(shares.count("train") / 20000 - 0.8) < 0.02 and abs(shares.count("test") / 20000 - 0.1) < 0.02
 
 
+# --------------------------------------------------------------------------- make export-hf
+
 HF_VENV = os.environ.get("RAGMART_HF_VENV", str(PROJECT / ".venv-hf"))
-
-
-@pytest.fixture(scope="module")
-def hf_folder(builds, tmp_path_factory):
-    build = builds.get("sample").check()
-    out = tmp_path_factory.mktemp("hf") / "dataset"
-    result = subprocess.run([sys.executable, str(PROJECT / "scripts" / "export_hf.py"), "--database",
-                             str(build.db_path), "--out", str(out)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    return build, out
-
-
-def test_export_hf_loads_with_datasets_offline(hf_folder):
-    build, folder = hf_folder
-    python = os.path.join(HF_VENV, "bin", "python")
-    if not os.path.exists(python):
-        pytest.skip(f"{python} is missing: make test sets up the venv of the datasets library (requirements-hf.txt)")
-    script = """
+LOAD = """
 import json, sys
 import datasets
 out = {}
 for config in ("retrieval", "grounding", "generation"):
     d = datasets.load_dataset(sys.argv[1], config)
-    out[config] = {split: {"rows": d[split].num_rows,
-                           "features": {name: repr(feature) for name, feature in d[split].features.items()}}
+    out[config] = {split: {"features": {name: repr(feature) for name, feature in d[split].features.items()},
+                           "rows": [dict(row) for row in d[split]]}
                    for split in d}
 print(json.dumps(out))
 """
-    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(folder.parent / "hf_home"))
-    result = subprocess.run([python, "-c", script, str(folder)], capture_output=True, text=True, timeout=600, env=env)
+
+
+def _export(script: str, database, out) -> str:
+    result = subprocess.run([sys.executable, str(PROJECT / "scripts" / script), "--database", str(database),
+                             "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def _load(folder, hf_home):
+    """datasets.load_dataset of every config, as a user calls it (no cache flag), offline."""
+    python = os.path.join(HF_VENV, "bin", "python")
+    if not os.path.exists(python):
+        pytest.skip(f"{python} is missing: make test sets up the venv of the datasets library (requirements-hf.txt)")
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(hf_home))
+    result = subprocess.run([python, "-c", LOAD, str(folder)], capture_output=True, text=True, timeout=600, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
-    loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _assert_loaded_equals_marts(build, loaded):
     for family in FAMILIES:
         rows = build.marts[f"{family}_training_pairs"][1]
-        counts = defaultdict(int)
+        by_split = defaultdict(list)
         for row in rows:
-            counts[row["split"]] += 1
-        assert {split: info["rows"] for split, info in loaded[family].items()} == dict(counts), family
-        for info in loaded[family].values():
+            by_split[row["split"]].append(row)
+        assert sorted(loaded[family]) == sorted(by_split), family
+        for split, info in loaded[family].items():
             features = info["features"]
             for label in LABELS[family]:
                 assert "ClassLabel" in features[label] and "'no', 'yes'" in features[label], (family, label, features)
             assert "string" in features["text"] and "string" in features["text_pair"]
+            assert "float32" in features["labels"] and "List" in features["labels"], features["labels"]
+            expected = [{**row, "labels": [float(row[label]) for label in LABELS[family]]}
+                        for row in _bytes_order(by_split[split])]
+            assert info["rows"] == expected, (build.name, family, split)
+
+
+def _named_files(folder):
+    """The data files the card names, relative to the folder."""
     card = (folder / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\n") and "config_name: retrieval" in card
+    return sorted(re.findall(r"^    path: (\S+)$", card, re.M))
+
+
+def test_export_hf_loads_the_new_rows_after_a_second_export(builds, tmp_path):
+    """Exports the sample, loads it; exports the generated data into the same folder and loads it
+    again with the same cache: the second load returns the second export's rows."""
+    sample, random = builds.get("sample").check(), builds.get("random").check()
+    folder, hf_home = tmp_path / "dataset", tmp_path / "hf_home"
+    for build in (sample, random):
+        printed = _export("export_hf.py", build.db_path, folder)
+        for family in FAMILIES:
+            n = _expected(build)[family]["n_conflicting"]
+            assert f"{family}: " in printed and f"; {n:,} pair(s) left out" in printed
+            assert f"Pairs left out because their units disagree on a label: {n:,}." in \
+                (folder / "README.md").read_text(encoding="utf-8")
+        named = _named_files(folder)
+        on_disk = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.parquet"))
+        assert named == on_disk, "the folder holds exactly the files its card names"
+        for path in named:
+            digest = hashlib.sha256((folder / path).read_bytes()).hexdigest()[:8]
+            assert re.fullmatch(rf"(retrieval|grounding|generation)/(train|validation|test)-{digest}\.parquet", path)
+        _assert_loaded_equals_marts(build, _load(folder, hf_home))
+
+
+# --------------------------------------------------------------------------- make export-gold
+
+def test_export_gold_writes_the_gold_rows_line_by_line(builds, tmp_path):
+    build = builds.get("sample").check()
+    _export("export_gold.py", build.db_path, tmp_path / "gold")
+    assert sorted(p.name for p in (tmp_path / "gold").iterdir()) == sorted(f"{f}.jsonl" for f in FAMILIES)
+    for family in FAMILIES:
+        gold = _bytes_order([row for row in build.marts[f"{family}_training_pairs"][1] if row["tier"] == "tier_b"])
+        assert gold, f"the sample has no gold {family} pair"
+        lines = (tmp_path / "gold" / f"{family}.jsonl").read_bytes().decode("utf-8").split("\n")
+        assert lines[-1] == "" and len(lines) == len(gold) + 1
+        for line, row in zip(lines, gold):
+            assert json.loads(line) == {
+                "text": row["text"], "text_pair": row["text_pair"],
+                "labels": {label: row[label] for label in LABELS[family]},
+                "split": row["split"], "language": row["language"], "n_annotators": row["n_annotators"],
+                "run_ids": row["run_ids"].split(";"), "record_uuids": row["record_uuids"].split(";")}
+
+
+def test_the_readme_lists_the_export_commands():
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    assert "make export-hf" in readme and "make export-gold" in readme
