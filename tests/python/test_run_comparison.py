@@ -26,7 +26,8 @@ from statsmodels.stats.multitest import multipletests
 SCENARIOS_USED = ["random", "sample"]
 VALUES = ["n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value", "candidate_value",
           "difference", "difference_ci_lower", "difference_ci_upper", "higher_is_better", "n_wins", "n_ties",
-          "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant"]
+          "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant", "adjusted_ci_lower",
+          "adjusted_ci_upper", "baseline_source"]
 QUERY_VALUES = ["query_text", "baseline_record_uuids", "candidate_record_uuids", "baseline_value",
                 "candidate_value", "difference", "outcome"]
 
