@@ -4,7 +4,8 @@ On the random data set (runs ``default``, ``v1`` and ``v2``, records sharing que
 scenario sets ``max_permutation_rows`` so that the overall slices take the normal approximation
 and the smaller language slices the permutation test):
 * every row and value against reference/comparison.py (to 1e-9; permutation p-values exact);
-* the paired differences, intervals and normal p-values against scipy's ``ttest_rel``;
+* the paired differences, intervals (unadjusted, and adjusted at 1 - alpha/m, m the rows with a
+  p-value of the row's Holm family) and normal p-values against scipy's ``ttest_rel``;
 * Holm against ``statsmodels.stats.multitest.multipletests(method='holm')``;
 * the md5 permutation p-values against scipy's ``permutation_test`` with the same statistic
   (random signs of its own), within Monte Carlo error.
@@ -143,6 +144,10 @@ def _pairs_by_row(build) -> dict[tuple, list[dict]]:
 
 def test_differences_intervals_and_normal_p_against_scipy(random_build):
     pairs = _pairs_by_row(random_build)
+    holm_family = defaultdict(int)   # the rows with a p-value of each comparison and slice
+    for r in _rows(random_build, "run_comparison"):
+        holm_family[(r["baseline_run_id"], r["candidate_run_id"], r["slice_dimension"], r["slice_value"])] += (
+            r["p_value"] is not None)
     checked = 0
     for r in _rows(random_build, "run_comparison"):
         if r["slice_dimension"] != "overall" or r["n_pairs"] < 3:
@@ -160,6 +165,11 @@ def test_differences_intervals_and_normal_p_against_scipy(random_build):
         interval = test.confidence_interval(0.95)
         assert (r["difference_ci_lower"], r["difference_ci_upper"]) == pytest.approx(
             (interval.low, interval.high), abs=1e-9)
+        # adjusted as the verdict is: Bonferroni's confidence level 1 - alpha/m over the Holm family
+        m = holm_family[(r["baseline_run_id"], r["candidate_run_id"], r["slice_dimension"], r["slice_value"])]
+        adjusted = test.confidence_interval(1 - 0.05 / m)
+        assert (r["adjusted_ci_lower"], r["adjusted_ci_upper"]) == pytest.approx(
+            (adjusted.low, adjusted.high), abs=1e-9)
         if r["p_value_method"] == "normal":
             z = d.mean() / (d.std(ddof=1) / math.sqrt(len(d)))
             assert r["p_value"] == pytest.approx(2 * stats.norm.sf(abs(z)), abs=1e-12)
