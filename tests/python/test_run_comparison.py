@@ -114,6 +114,23 @@ def test_readme_worked_example(sample_expected):
     assert text in readme and incomplete["p_value_holm"] == 1, text
     mrr = rows[("mrr", 1)]
     assert f"(p_holm = {mrr['p_value_holm']:.3f})" in readme and not mrr["is_significant"]
+    # the adjusted interval agrees with the verdict (docs/marts.md, docs/reading.md, docs/rules.md)
+    text = f"[{mrr['adjusted_ci_lower']:.3f}, {mrr['adjusted_ci_upper']:.3f}] holds 0".replace("-", "−")
+    assert mrr["adjusted_ci_lower"] < 0 < mrr["adjusted_ci_upper"] and text in readme, text
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    reading = " ".join((docs / "reading.md").read_text(encoding="utf-8").split())
+    text = (f"misleading_context_rate@5: {misleading['difference']:.3f} [{misleading['adjusted_ci_lower']:.3f}, "
+            f"{misleading['adjusted_ci_upper']:.3f}] adjusted, p_holm {misleading['p_value_holm']:.3f}").replace("-", "−")
+    assert text in reading, text
+    every = sample_expected["run_comparison"]
+
+    def contradicts(r, lower, upper):
+        return r[lower] is not None and (r[lower] > 0 or r[upper] < 0) and not r["is_significant"]
+    counts = (sum(contradicts(r, "difference_ci_lower", "difference_ci_upper") for r in every), len(every),
+              sum(contradicts(r, "adjusted_ci_lower", "adjusted_ci_upper") for r in every))
+    rules = " ".join((docs / "rules.md").read_text(encoding="utf-8").split())
+    assert (f"{counts[0]} of the {counts[1]} rows have an unadjusted interval that excludes 0 beside \"not"
+            f" significant\"; with the adjusted interval {counts[2]} do") in rules, counts
     # Holm's correction runs over every metric of the comparison and slice
     assert f"over the {len(rows)} metrics" in readme and f"with {len(rows)} metrics" in readme, len(rows)
     losses = sorted((q for q in sample_expected["run_comparison_queries"]
