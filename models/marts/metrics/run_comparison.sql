@@ -117,7 +117,9 @@ adjusted as (
     The interval adjusted for the m tests of the row's Holm family (Bonferroni): the t quantile
     with upper tail q = alpha/(2m) and n − 1 degrees of freedom, from Φ⁻¹(1 − q) by the
     Cornish-Fisher expansion, then two Newton steps on the exact tail for n − 1 ≤ 50
-    (docs/rules.md, Run comparison; ragmart_student_t_quantile.sql).
+    (docs/rules.md, Run comparison; ragmart_student_t_quantile.sql). Each step is computed once
+    (ragmart_cte_materialized): PostgreSQL would paste every column into the next step's many uses
+    of it, an expression that grows with each step until the server runs out of memory.
 #}
 with_adjusted_tail as (
 
@@ -131,7 +133,7 @@ with_adjusted_tail as (
 
 ),
 
-with_adjusted_z as (
+with_adjusted_z as {{ ragmart_cte_materialized() }}(
 
     select
         *,
@@ -141,7 +143,7 @@ with_adjusted_z as (
 
 ),
 
-adjusted_t_start as (
+adjusted_t_start as {{ ragmart_cte_materialized() }}(
 
     select
         *,
@@ -151,7 +153,7 @@ adjusted_t_start as (
 
 ),
 
-adjusted_t_step_1 as (
+adjusted_t_step_1 as {{ ragmart_cte_materialized() }}(
 
     select
         *,
@@ -161,7 +163,7 @@ adjusted_t_step_1 as (
 
 ),
 
-adjusted_t_step_2 as (
+adjusted_t_step_2 as {{ ragmart_cte_materialized() }}(
 
     select
         *,
@@ -172,7 +174,7 @@ adjusted_t_step_2 as (
 
 ),
 
-adjusted_t_step_3 as (
+adjusted_t_step_3 as {{ ragmart_cte_materialized() }}(
 
     select
         *,
