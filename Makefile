@@ -41,7 +41,7 @@ export RAGMART_HF_DIR = $(value HF_DIR)
 export RAGMART_GOLD_DIR = $(value GOLD_DIR)
 comma := ,
 
-.PHONY: build build-files export export-hf export-gold report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures
+.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -51,6 +51,7 @@ ENGINE_DATA_SETS ?= sample,edge
 help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
+	@echo "make gate VARS='{baseline_run_id: prod}'   after a build: fail when a candidate is significantly worse than the production run (the printed verdict)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make export-hf [HF_DIR=folder]   the training view (consensus labels as text/text_pair) as a Hugging Face dataset folder (default: target/hf)"
 	@echo "make export-gold [GOLD_DIR=folder]   the gold tier's training pairs (ADR-001) as <family>.jsonl (default: target/gold)"
@@ -133,6 +134,11 @@ build: $(BIN)/.runtime-installed
 build-files: $(BIN)/.runtime-installed
 	@test -n "$$RAGMART_INPUT" || { echo "usage: make build-files INPUT=/path/to/exports" >&2; exit 2; }
 	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS"
+
+# The release gate: after build or build-files, reads the published database read-only and fails when a
+# candidate is significantly worse than the production run, VARS='{baseline_run_id: prod}' (scripts/gate.py --help).
+gate: $(BIN)/.runtime-installed
+	$(BIN)/python scripts/gate.py --vars="$$RAGMART_VARS"
 
 # Every public mart of the published database, read-only, as <mart>.parquet and <mart>.csv
 # (scripts/export_marts.py --help).

@@ -53,6 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from export_marts import database_path, resolve  # noqa: E402 - the same conventions as `make export`
+from show_metrics import BASELINE_SOURCES  # noqa: E402 - the printed table's words for how the baseline was chosen
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = "target/report.html"
@@ -1038,7 +1039,7 @@ def export_counts(db: Database) -> list[dict] | None:
 
 
 def share_sentence(row: dict) -> str:
-    """`retrieval: 26 of 1,500 rows rejected (1.7 %)`."""
+    """`retrieval: 26 of 1,499 rows rejected (1.7 %)`."""
     return (f"{row['task']}: {row['n_rejected']:,} of {row['n_rows']:,} rows rejected"
             f" ({100 * row['rejected_share']:.1f} %)")
 
@@ -1080,7 +1081,8 @@ RUN_MARTS = ("run_comparison", "run_comparison_queries")
 COMPARISON_KEY = ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "slice_dimension", "slice_value")
 COMPARISON_COLUMNS = (*COMPARISON_KEY, "n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value",
                       "candidate_value", "difference", "difference_ci_lower", "difference_ci_upper", "higher_is_better",
-                      "n_wins", "n_ties", "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant")
+                      "n_wins", "n_ties", "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant",
+                      "adjusted_ci_lower", "adjusted_ci_upper", "baseline_source")
 QUERY_COLUMNS = ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "pairing_key", "query_text",
                  "baseline_value", "candidate_value", "difference", "outcome", "baseline_record_uuids",
                  "candidate_record_uuids")
@@ -1120,12 +1122,14 @@ def direction_note(row: dict) -> str:
 
 
 def verdict_sentence(row: dict, verdict: str) -> str:
-    """E.g. "bot-v2 is better than bot-v1 on misleading_context_rate@5: −0.068 [−0.098, −0.037],
-    p_holm 0.010 (lower is better)": the numbers as the table beside it shows them."""
+    """E.g. "bot-v2 is better than bot-v1 on misleading_context_rate@5: −0.068 [−0.119, −0.017] adjusted,
+    p_holm 0.010 (lower is better)": the numbers as the table beside it shows them, with the interval
+    adjusted for the measures of the comparison, as the verdict is (scripts/show_metrics.py says it alike)."""
+    interval = ("" if row["adjusted_ci_lower"] is None else
+                f" [{fmt(row['adjusted_ci_lower']).replace('-', '−')}, {fmt(row['adjusted_ci_upper']).replace('-', '−')}]"
+                " adjusted")
     return (f"{row['candidate_run_id']} is {verdict} than {row['baseline_run_id']} on {metric_label(row)}: "
-            f"{signed(row['difference'])} [{fmt(row['difference_ci_lower']).replace('-', '−')}, "
-            f"{fmt(row['difference_ci_upper']).replace('-', '−')}], p_holm {fmt(row['p_value_holm'])}"
-            + direction_note(row))
+            f"{signed(row['difference'])}{interval}, p_holm {fmt(row['p_value_holm'])}" + direction_note(row))
 
 
 def comparison_tooltip(r: dict) -> str:
@@ -1133,7 +1137,8 @@ def comparison_tooltip(r: dict) -> str:
     return "\n".join([
         f"{r['candidate_run_id']} − {r['baseline_run_id']}: {r['family']}, {metric_label(r)}",
         f"difference {fmt(r['difference'])}  [difference_ci_lower {fmt(r['difference_ci_lower'])}, "
-        f"difference_ci_upper {fmt(r['difference_ci_upper'])}]",
+        f"difference_ci_upper {fmt(r['difference_ci_upper'])}]; adjusted for the comparison's measures "
+        f"[adjusted_ci_lower {fmt(r['adjusted_ci_lower'])}, adjusted_ci_upper {fmt(r['adjusted_ci_upper'])}]",
         f"higher_is_better {fmt(r['higher_is_better'])}"
         + (": a negative difference is an improvement" if r["higher_is_better"] is False else ""),
         f"baseline_value {fmt(r['baseline_value'])}, candidate_value {fmt(r['candidate_value'])}",
@@ -1225,7 +1230,7 @@ def section_runs(db: Database) -> Section:
 
 
 # the columns of the verdict's table of significant measures (the metric names tell the families apart)
-VERDICT_COLUMNS = ("metric", "k", "higher_is_better", "difference", "difference_ci_lower", "difference_ci_upper",
+VERDICT_COLUMNS = ("metric", "k", "higher_is_better", "difference", "adjusted_ci_lower", "adjusted_ci_upper",
                    "p_value_holm")
 
 
@@ -1234,7 +1239,7 @@ def verdict_runs(db: Database) -> str:
     Holm (slice overall), as sentences, and their rows of run_comparison in a table."""
     if not db.has("run_comparison"):
         return '<p class="note">The mart run_comparison is not in this database: no run comparison to show.</p>'
-    mart = db.read("run_comparison", COMPARISON_KEY + VERDICT_COLUMNS[2:] + ("is_significant",))
+    mart = db.read("run_comparison", COMPARISON_KEY + VERDICT_COLUMNS[2:] + ("is_significant", "p_value", "baseline_source"))
     if isinstance(mart, str):
         return f'<p class="note">{esc(mart)}</p>'
     overall = [r for r in mart.rows if r["slice_dimension"] == "overall"]
@@ -1261,9 +1266,17 @@ def verdict_runs(db: Database) -> str:
                          "is_significant is false on every measure of the slice overall).</li>")
         where = {"baseline_run_id": baseline, "candidate_run_id": candidate, "slice_dimension": "overall",
                  "is_significant": "true"}
+        # Holm's family of the slice overall: its rows with a p-value, the m of the adjusted intervals
+        m = sum(1 for r in rows if r["p_value"] is not None)
+        source = rows[0]["baseline_source"]
         out.append(f'<div class="verdict-pair" data-baseline="{esc(baseline)}" data-candidate="{esc(candidate)}">'
                    f"<h3>{esc(candidate)} against the baseline {esc(baseline)}</h3>"
+                   f'<p class="baseline" data-source="{esc(source)}">Baseline {esc(baseline)}: '
+                   f"{esc(BASELINE_SOURCES.get(source, source))}.</p>"
                    f'<ul class="verdict">{"".join(items)}</ul>'
+                   f'<p class="note adjusted">Intervals adjusted for the {m} measures of the comparison '
+                   "(adjusted_ci_lower, adjusted_ci_upper: Bonferroni, 95 % for all of them at once), as the verdict "
+                   "is adjusted (Holm); the run comparison below also shows the unadjusted ones.</p>"
                    + (table(f"verdict-run_comparison-{index}", "run_comparison", list(VERDICT_COLUMNS), significant, where,
                             caption=f"run_comparison: the measures of {candidate} against {baseline} significant after "
                                     "Holm (slice overall)", compact=True) if significant else "")

@@ -5,10 +5,11 @@ printed with its run_id, grounding_metrics and generation_metrics with one colum
 side, in several tables when the runs do not fit the width). When the database has the mart
 run_comparison with rows, each compared pair of runs follows: first the verdict (the measures on
 which the candidate is significantly better or worse after Holm, in each measure's direction),
-then a short table (slice overall: the difference candidate - baseline with its 95 % interval,
-Holm's adjusted p-value, the verdict, and the queries on which the candidate is better and
-worse), and, from run_comparison_queries, how many queries are worse in the candidate on at least
-one measure.
+then a short table (slice overall: the difference candidate - baseline with its 95 % interval
+adjusted for the measures of the comparison as the verdict is, Holm's adjusted p-value, the
+verdict, and the queries on which the candidate is better and worse), and, from
+run_comparison_queries, how many queries are worse in the candidate on at least one measure. Each
+comparison says which run is its baseline and how it was chosen (run_comparison.baseline_source).
 
 Every line fits 100 columns: a column name too long for that is printed under a short heading, and
 a legend line below the table names the column behind each short heading.
@@ -43,19 +44,29 @@ SHORT_HEADINGS = {
 COMPARISON_HEADINGS = {
     "n_pairs": "pairs",
     "difference": "diff",
-    "difference_ci_lower": "ci_lower",
-    "difference_ci_upper": "ci_upper",
+    "adjusted_ci_lower": "adj_lower",
+    "adjusted_ci_upper": "adj_upper",
     "p_value_holm": "p_holm",
     "n_wins": "wins",
     "n_losses": "losses",
 }
-COMPARISON_COLUMNS = ("family", "metric", "k", "n_pairs", "difference", "difference_ci_lower",
-                      "difference_ci_upper", "p_value_holm", "is_significant", "higher_is_better", "n_wins",
-                      "n_losses")
+COMPARISON_COLUMNS = ("family", "metric", "k", "n_pairs", "difference", "adjusted_ci_lower",
+                      "adjusted_ci_upper", "p_value_holm", "is_significant", "higher_is_better", "n_wins",
+                      "n_losses", "baseline_source", "n_tests")
 # printed: the measure (metric@k; the metric names tell the families apart), the numbers, the
 # verdict (from is_significant and the direction) and the wins and losses
-COMPARISON_SHOWN = ("measure", "n_pairs", "difference", "difference_ci_lower", "difference_ci_upper",
+COMPARISON_SHOWN = ("measure", "n_pairs", "difference", "adjusted_ci_lower", "adjusted_ci_upper",
                     "p_value_holm", "verdict", "n_wins", "n_losses")
+# How the baseline of a comparison was chosen (run_comparison.baseline_source), as a phrase.
+BASELINE_SOURCES = {
+    "baseline_run_id": "named by the var baseline_run_id",
+    "smallest_run_id": "no baseline_run_id given, so the smallest run id in byte order: fine for reading,"
+                       " not for a release decision",
+    "comparison_pairs": "a pair of the var comparison_pairs",
+}
+# The rows of one comparison and slice with a p-value: Holm's family, and the m of the adjusted interval.
+HOLM_FAMILY_SIZE = ("count(p_value) over (partition by baseline_run_id, candidate_run_id, slice_dimension,"
+                    " slice_value)")
 FAMILY_ORDER = ("retrieval", "grounding", "generation")
 
 
@@ -135,16 +146,29 @@ def verdict(difference: float | None, significant: bool, higher_is_better: bool)
     return "better" if (difference > 0) == higher_is_better else "worse"
 
 
+def verdict_sentence(candidate: str, baseline: str, measure: str, word: str, difference: float,
+                     lower: float | None, upper: float | None, p_holm: float) -> str:
+    """The verdict on one measure, with the interval adjusted as the verdict is (`adjusted_ci_*`):
+    'bot-v2 is better than bot-v1 on ndcg@5: +0.061 [0.012, 0.110] adjusted, p_holm 0.010 (higher is
+    better)'. The printed table, the report and the gate say it alike."""
+    interval = "" if lower is None else f" [{lower:.3f}, {upper:.3f}] adjusted"
+    direction = "higher" if (difference > 0) == (word == "better") else "lower"
+    return (f"{candidate} is {word} than {baseline} on {measure}: {difference:+.3f}{interval},"
+            f" p_holm {p_holm:.3f} ({direction} is better)")
+
+
+def baseline_line(baseline: str, source: str | None) -> str:
+    """Which run is the baseline and how it was chosen."""
+    return f"baseline: {baseline} ({BASELINE_SOURCES.get(source, source or 'unknown')})"
+
+
 def verdict_lines(candidate: str, baseline: str, members: list[tuple]) -> list[str]:
     """The sentences that open a comparison: the significant measures, better ones first."""
     lines = []
     for word in ("better", "worse"):
         for measure, _n, difference, lower, upper, p_holm, shown, *_ in members:
             if shown == word:
-                interval = "" if lower is None else f" [{lower:.3f}, {upper:.3f}]"
-                direction = "higher" if difference is not None and (difference > 0) == (word == "better") else "lower"
-                lines.append(f"{candidate} is {word} than {baseline} on {measure}: {difference:+.3f}{interval},"
-                             f" p_holm {p_holm:.3f} ({direction} is better)")
+                lines.append(verdict_sentence(candidate, baseline, measure, word, difference, lower, upper, p_holm))
     if not lines:
         lines.append(f"{candidate} against {baseline}: no measure differs significantly after Holm")
     return lines
@@ -155,9 +179,10 @@ def print_comparison(connection) -> None:
     that are worse in the candidate (run_comparison_queries)."""
     if not has_table(connection, "run_comparison"):
         return
+    columns = ", ".join(COMPARISON_COLUMNS).replace("n_tests", HOLM_FAMILY_SIZE + " as n_tests")
     relation = connection.sql(
-        "select baseline_run_id, candidate_run_id, " + ", ".join(COMPARISON_COLUMNS)
-        + " from run_comparison where slice_dimension = 'overall'")
+        f"select * exclude (slice_dimension) from (select baseline_run_id, candidate_run_id, slice_dimension, {columns}"
+        " from run_comparison) as comparison where slice_dimension = 'overall'")
     rows = relation.fetchall()
     if not rows:
         return
@@ -174,15 +199,22 @@ def print_comparison(connection) -> None:
         # (measure, n_pairs, difference, ci_lower, ci_upper, p_holm, verdict, n_wins, n_losses)
         members = [(f"{r[3]}@{r[4]}" if r[4] is not None else r[3], *r[5:10], verdict(r[6], r[10], r[11]),
                     r[12], r[13]) for r in rows if (r[0], r[1]) == pair]
+        first = next(r for r in rows if (r[0], r[1]) == pair)
+        source, n_tests = first[14], max(r[15] for r in rows if (r[0], r[1]) == pair)
         title = f"run_comparison: {pair[1]} against the baseline {pair[0]} (overall)"
         print(f"\nverdict: {pair[1]} against the baseline {pair[0]} (overall, significant after Holm)")
+        print(textwrap.fill(baseline_line(pair[0], source), width=WIDTH, subsequent_indent="  ",
+                            break_on_hyphens=False))
         for line in verdict_lines(pair[1], pair[0], members):
             print(textwrap.fill(line, width=WIDTH, subsequent_indent="  ", break_on_hyphens=False))
         print_table(title, list(COMPARISON_SHOWN), members, COMPARISON_HEADINGS)
-        print("diff = difference = candidate - baseline, with its 95 % interval; verdict: better or worse when")
-        print("significant after Holm; wins, losses: queries better, worse in the candidate. Lower is better")
-        print(textwrap.fill("for " + ", ".join(LOWER_IS_BETTER) + "; higher for the others.", width=WIDTH,
-                            break_on_hyphens=False))
+        print(textwrap.fill(
+            "diff = difference = candidate - baseline; adj_lower, adj_upper: its interval adjusted for the"
+            f" {n_tests} measures of the comparison (Bonferroni, 95 % for all of them at once), as the verdict is"
+            " adjusted (Holm; run_comparison.difference_ci_* is the unadjusted one); verdict: better or worse"
+            " when significant after Holm; wins, losses: queries better, worse in the candidate. Lower is"
+            " better for " + ", ".join(LOWER_IS_BETTER) + "; higher for the others.", width=WIDTH,
+            break_on_hyphens=False))
         if pair in queries:
             worse, total = queries[pair]
             print(textwrap.fill(f"run_comparison_queries: {worse} of {total} queries are worse in {pair[1]} than in "

@@ -107,7 +107,9 @@
 {#-
     Per-record metric values summarised per group (docs/rules.md, metric_values): the mean, the
     records behind it (non-null values) and the 95 % interval given by each row's
-    interval_method (`wilson`, or `mean`: mean ± t_0.975(n − 1) · s/√n). `relation` has the
+    interval_method (`wilson`, or `mean`: mean ± t_0.975(n − 1) · s/√n). A mean whose records
+    all have the same value (s = 0, n ≥ 2) gets the Wilson interval of that value with n instead
+    of a zero-width interval (docs/rules.md, Intervals: no interval claims certainty). `relation` has the
     `group_columns`, interval_method and value. Returns a select of the group columns, value,
     n_units, n_records (rows, null values included), ci_lower and ci_upper.
 -#}
@@ -120,13 +122,13 @@
         with_quantile.n_units,
         with_quantile.n_records,
         case
-            when with_quantile.interval_method = 'wilson'
+            when with_quantile.interval_method = 'wilson' or with_quantile.has_equal_values
                 then {{ ragmart_wilson_bound('with_quantile.value', 'with_quantile.n_units', 'lower') }}
             else {{ ragmart_mean_bound('with_quantile.value', 'with_quantile.value_stddev', 'with_quantile.n_units',
                                        'with_quantile.t_quantile', 'lower') }}
         end as ci_lower,
         case
-            when with_quantile.interval_method = 'wilson'
+            when with_quantile.interval_method = 'wilson' or with_quantile.has_equal_values
                 then {{ ragmart_wilson_bound('with_quantile.value', 'with_quantile.n_units', 'upper') }}
             else {{ ragmart_mean_bound('with_quantile.value', 'with_quantile.value_stddev', 'with_quantile.n_units',
                                        'with_quantile.t_quantile', 'upper') }}
@@ -148,7 +150,10 @@
                 avg(value) as value,
                 count(value) as n_units,
                 count(*) as n_records,
-                stddev_samp(value) as value_stddev
+                stddev_samp(value) as value_stddev,
+                {#- compared as values, not as s = 0: the standard deviation of equal values
+                    that are not exact binary fractions (0.1, 1/3) can round to 1e-17 -#}
+                count(value) >= 2 and min(value) = max(value) as has_equal_values
 
             from {{ relation }}
             group by {{ group_columns | join(', ') }}, interval_method

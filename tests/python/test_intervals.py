@@ -1,7 +1,10 @@
-"""The two distribution functions behind every interval, against scipy: the 0.975 quantile of
+"""The distribution functions behind every interval, against scipy: the 0.975 quantile of
 Student's t (``ragmart_student_t_975``: the table of scripts/make_student_t_table.py for
-df <= 100, the Cornish-Fisher expansion above) and the standard normal distribution function
-(``ragmart_normal_cdf``: W. J. Cody's rational approximations).
+df <= 100, the Cornish-Fisher expansion above), the standard normal distribution function
+(``ragmart_normal_cdf``: W. J. Cody's rational approximations), and the quantiles at any upper
+tail q of the adjusted intervals (``ragmart_normal_upper_quantile``: Wichura's AS 241; the t
+quantile from ``ragmart_student_t_start`` and two ``ragmart_student_t_newton_step``), on DuckDB
+and, when the tests run with PostgreSQL (RAGMART_ENGINES), on PostgreSQL too.
 
 The macros are compiled once with ``dbt compile --inline`` and the SQL is run on DuckDB over a
 table of arguments; PostgreSQL runs the same SQL in the engine comparison (every interval and
@@ -11,6 +14,7 @@ p_alpha_below_target of the marts is compared with DuckDB's to 1e-9).
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import duckdb
@@ -27,23 +31,39 @@ INLINE = ("select {{ ragmart_student_t_975('df') }} as t_quantile, "
           "{{ ragmart_normal_cdf('x') }} as phi, "
           "{{ ragmart_normal_cdf('x', 'normal_y') }} as phi_given_y from arguments"
           " -- split -- {{ ragmart_normal_y('x') }}")
+# The adjusted intervals' t quantile, step by step as run_comparison computes it (each step a
+# column of the one before): z, the start, then two Newton steps on the exact tail.
+QUANTILE_STEPS = (
+    "select df, q, {{ ragmart_normal_upper_quantile('q') }} as z from quantile_arguments",
+    "select *, {{ ragmart_student_t_start('z', 'df') }} as t_start from step_1",
+    "select *, {{ ragmart_student_t_upper_tail('t_start', 'df') }} as start_tail from step_2",
+    "select *, {{ ragmart_student_t_newton_step('t_start', 'start_tail', 'q', 'df') }} as t_first from step_3",
+    "select *, {{ ragmart_student_t_upper_tail('t_first', 'df') }} as first_tail from step_4",
+    "select *, {{ ragmart_student_t_newton_step('t_first', 'first_tail', 'q', 'df') }} as t_quantile from step_5",
+)
 
 
 SCENARIOS_USED = ["sample"]
 
 
 @pytest.fixture(scope="module")
-def compiled_sql(builds, tmp_path_factory) -> tuple[str, str]:
-    """The macros compiled in a copy of the sample build (which re-uses its parse): the query and
-    the SQL of the normal_y column."""
+def compiled_parts(builds, tmp_path_factory) -> list[str]:
+    """The macros compiled once in a copy of the sample build (which re-uses its parse): INLINE's
+    two parts, then the QUANTILE_STEPS."""
     sample = builds.get("sample").check()
     project = sample.copy(tmp_path_factory.mktemp("intervals"))
-    out = run_dbt(project, ["compile", "--quiet", "--inline", INLINE],
+    out = run_dbt(project, ["compile", "--quiet", "--inline", " -- split -- ".join((INLINE, *QUANTILE_STEPS))],
                   env={"RAGMART_DUCKDB_PATH": sample.db_path.name})
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    sql, normal_y = out.stdout.strip().split(" -- split -- ")
-    assert sql.startswith("select"), sql[:500]
-    return sql, normal_y
+    parts = out.stdout.strip().split(" -- split -- ")
+    assert len(parts) == 2 + len(QUANTILE_STEPS) and parts[0].startswith("select"), parts[0][:500]
+    return parts
+
+
+@pytest.fixture(scope="module")
+def compiled_sql(compiled_parts) -> tuple[str, str]:
+    """The query and the SQL of the normal_y column."""
+    return compiled_parts[0], compiled_parts[1]
 
 
 def _evaluate(compiled: tuple[str, str], dfs: list, xs: list) -> list[tuple]:
@@ -103,3 +123,83 @@ def test_normal_cdf_matches_scipy(compiled_sql):
     assert abs(worst[1] / worst[2] - 1) < 1e-12, worst
     assert _evaluate(compiled_sql, [], [0.0])[0][1] == 0.5
     assert _evaluate(compiled_sql, [None], [None]) == [(None, None)]
+
+
+# Upper tails q of the adjusted intervals: alpha/(2m) for alpha 0.1, 0.05, 0.01 and m from 1 to
+# 1,000, down to 1e-6, the smallest q the quantile is exact for (docs/rules.md, Run comparison).
+TAILS = sorted({alpha / (2 * m) for alpha in (0.1, 0.05, 0.01) for m in (1, 2, 3, 5, 10, 20, 34, 35, 40, 100, 1000)}
+               | {0.025, 1e-4, 1e-5, 2e-6, 1e-6})
+# every df to 300 (Newton up to 50, the expansion above), then far out
+DEGREES = list(range(1, 301)) + [500, 1000, 5000, 10 ** 5, 10 ** 7, 10 ** 9]
+
+
+def _quantiles(run, steps: list[str], cells: list[tuple]) -> list[tuple]:
+    """(df, q, z, t) per cell, the steps run one after the other by `run(sql)`."""
+    run("create table quantile_arguments as select * from (values "
+        + ", ".join(f"({'null' if df is None else df}, {'null' if q is None else repr(q)})" for df, q in cells)
+        + ") as cells (df, q)")
+    for i, sql in enumerate(steps, start=1):
+        run(f"create table step_{i} as {sql}")
+    return run(f"select df, q, z, t_quantile from step_{len(steps)}")
+
+
+def _check_quantiles(got: list[tuple]) -> None:
+    from scipy import stats
+    from scipy.special import ndtri
+
+    worst_z = max(abs(z - -float(ndtri(q))) for df, q, z, _t in got if df is not None and q is not None)
+    assert worst_z < 1e-13, f"z: largest difference from scipy {worst_z:.3g}"
+    worst = max((abs(t - float(stats.t.isf(q, df))), df, q) for df, q, _z, t in got if df is not None and q is not None)
+    assert worst[0] < 1e-6, f"t: largest difference from scipy {worst}"
+    # where the expansion starts, and below: far closer than promised
+    close = max(abs(t - float(stats.t.isf(q, df))) / float(stats.t.isf(q, df))
+                for df, q, _z, t in got if df is not None and q is not None and df <= 50)
+    assert close < 1e-9, close
+    assert [t for df, q, _z, t in got if df is None or q is None] == [None, None]
+
+
+def _quantile_cells() -> list[tuple]:
+    return [(df, q) for df in DEGREES for q in TAILS] + [(None, 0.025), (3, None), (0, 0.025)]
+
+
+def test_adjusted_t_quantile_matches_scipy_on_duckdb(compiled_parts):
+    """Every df to 300 and far beyond, at every upper tail alpha/(2m) the adjusted intervals take."""
+    con = duckdb.connect()
+
+    def run(sql):
+        return con.execute(sql).fetchall()
+
+    got = _quantiles(run, compiled_parts[2:], _quantile_cells())
+    _check_quantiles([r for r in got if r[0] != 0])
+    assert [t for df, _q, _z, t in got if df == 0] == [None]
+    # known values: Cauchy (df 1) and df 2 in closed form
+    by_cell = {(df, q): t for df, q, _z, t in got}
+    assert by_cell[(1, 0.025)] == pytest.approx(math.tan(0.475 * math.pi), abs=1e-9)
+    assert by_cell[(2, 0.025)] == pytest.approx(0.95 / math.sqrt(2 * 0.975 * 0.025), abs=1e-9)
+
+
+@pytest.mark.skipif("postgres" not in os.environ.get("RAGMART_ENGINES", ""), reason="PostgreSQL not requested")
+def test_adjusted_t_quantile_matches_scipy_on_postgres(compiled_parts, builds, tmp_path_factory):
+    """The same SQL compiled for PostgreSQL (its double literals and types) run on the server."""
+    sample = builds.get("sample").check()
+    project = sample.copy(tmp_path_factory.mktemp("intervals_postgres"))
+    out = run_dbt(project, ["compile", "--quiet", "--target", "postgres", "--inline",
+                            " -- split -- ".join(QUANTILE_STEPS)])
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    steps = out.stdout.strip().split(" -- split -- ")
+    import psycopg2
+
+    env = os.environ
+    with psycopg2.connect(host=env["RAGMART_PG_HOST"], port=int(env["RAGMART_PG_PORT"]),
+                          user=env["RAGMART_PG_USER"], password=env["RAGMART_PG_PASSWORD"],
+                          dbname=env["RAGMART_PG_DATABASE"]) as con, con.cursor() as cur:
+        def run(sql):
+            cur.execute(sql.replace("create table", "create temporary table")
+                        .replace("select * from (values", "select df, cast(q as double precision) as q from (values"))
+            return cur.fetchall() if sql.startswith("select") else None
+
+        cells = [(df, q) for df, q in _quantile_cells() if df != 0]
+        got = _quantiles(run, steps, cells)
+        con.rollback()
+    _check_quantiles([(df, q, float(z) if z is not None else None, float(t) if t is not None else None)
+                      for df, q, z, t in got])

@@ -84,6 +84,9 @@ def test_wilson_and_t():
     assert lo == pytest.approx(centre - half) and hi == pytest.approx(centre + half)
     assert R.wilson(None, 0) == (None, None)
     assert R.t_interval([0.5]) == (None, None)
+    # equal values (s = 0): the Wilson interval of the value with n, never zero width
+    assert R.t_interval([0.0] * 57) == R.wilson(0.0, 57) and R.wilson(0.0, 57)[1] > 0.06
+    assert R.t_interval([0.25, 0.25]) == R.wilson(0.25, 2)
     lo, hi = R.t_interval([0.0, 1.0], 1.96)   # mean .5, s = .7071, half = 1.96*.7071/1.4142 = .98
     assert lo == pytest.approx(0.0) and hi == pytest.approx(1.0)
     lo, hi = R.t_interval([0.2, 0.4], 1.96)   # s = .141421, half = 1.96*.1 = .196

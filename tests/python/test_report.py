@@ -88,13 +88,13 @@ SHOWN = {
     "judge_metric_values": ("judge_value", "human_value", "difference"),
     "run_comparison": ("n_pairs", "baseline_value", "candidate_value", "difference", "difference_ci_lower",
                        "difference_ci_upper", "higher_is_better", "p_value", "p_value_holm", "is_significant",
-                       "n_wins", "n_losses"),
+                       "n_wins", "n_losses", "adjusted_ci_lower", "adjusted_ci_upper", "baseline_source"),
     "run_comparison_queries": ("query_text", "baseline_value", "candidate_value", "difference", "outcome",
                                "baseline_record_uuids", "candidate_record_uuids"),
 }
 # The compact tables of the verdict show fewer columns.
 SHOWN_IN_VERDICT = {
-    "run_comparison": ("metric", "k", "higher_is_better", "difference", "difference_ci_lower", "difference_ci_upper",
+    "run_comparison": ("metric", "k", "higher_is_better", "difference", "adjusted_ci_lower", "adjusted_ci_upper",
                        "p_value_holm"),
     "metric_values": ("metric", "k", "value", "ci_lower", "ci_upper"),
 }
@@ -457,9 +457,19 @@ def check_verdict(page: str, con) -> dict[tuple[str, str], dict[str, str]]:
             row, metric = rows[item["measure"]], item["measure"].split("@")[0]
             sentence = (f"{candidate} is {item['class']} than {baseline} on {item['measure']}: "
                         f"{'+' if float(row['difference']) > 0 else ''}{row['difference']} "
-                        f"[{row['difference_ci_lower']}, {row['difference_ci_upper']}], p_holm {row['p_value_holm']}"
+                        f"[{row['adjusted_ci_lower']}, {row['adjusted_ci_upper']}] adjusted, p_holm {row['p_value_holm']}"
                         + (" (lower is better)" if metric in LOWER_IS_BETTER else ""))
             assert item["text"].replace("−", "-") == sentence, (item["text"], sentence)
+    # each pair says its baseline and how it was chosen, and that the intervals beside the verdict
+    # are adjusted for the m measures with a p-value of its slice overall (Holm's family)
+    verdict_html = section_html(page, "verdict")
+    for baseline, candidate, source, m in con.execute(
+            "select baseline_run_id, candidate_run_id, any_value(baseline_source), count(p_value) from run_comparison"
+            " where slice_dimension = 'overall' group by all").fetchall():
+        block = verdict_html.split(f'data-baseline="{html.escape(baseline)}" data-candidate="{html.escape(candidate)}"')[1]
+        block = block.split('class="verdict-pair"')[0]
+        assert f'<p class="baseline" data-source="{source}">Baseline {html.escape(baseline)}: ' in block, block[:600]
+        assert f"Intervals adjusted for the {m} measures of the comparison" in block, block[:1500]
     return expected
 
 
@@ -692,7 +702,9 @@ def test_run_comparison_section(sample_db, tmp_path):
                    cast(n_pairs / 3 as integer) as n_wins, n_pairs - 2 * cast(n_pairs / 3 as integer) as n_ties,
                    cast(n_pairs / 3 as integer) as n_losses, 0.5 / (1 + 1000 * abs(difference)) as p_value,
                    'permutation' as p_value_method, least(1, 3 / (1 + 1000 * abs(difference))) as p_value_holm,
-                   3 / (1 + 1000 * abs(difference)) < 0.05 as is_significant
+                   3 / (1 + 1000 * abs(difference)) < 0.05 as is_significant,
+                   difference - 0.08 as adjusted_ci_lower, difference + 0.08 as adjusted_ci_upper,
+                   'smallest_run_id' as baseline_source
             from pairs""", [runs[0], runs[0]])
         rows = []
         for i in range(100):   # 90 losses, 30 per measure (more than the report lists), then 10 wins

@@ -4,7 +4,8 @@ On the random data set (runs ``default``, ``v1`` and ``v2``, records sharing que
 scenario sets ``max_permutation_rows`` so that the overall slices take the normal approximation
 and the smaller language slices the permutation test):
 * every row and value against reference/comparison.py (to 1e-9; permutation p-values exact);
-* the paired differences, intervals and normal p-values against scipy's ``ttest_rel``;
+* the paired differences, intervals (unadjusted, and adjusted at 1 - alpha/m, m the rows with a
+  p-value of the row's Holm family) and normal p-values against scipy's ``ttest_rel``;
 * Holm against ``statsmodels.stats.multitest.multipletests(method='holm')``;
 * the md5 permutation p-values against scipy's ``permutation_test`` with the same statistic
   (random signs of its own), within Monte Carlo error.
@@ -26,7 +27,8 @@ from statsmodels.stats.multitest import multipletests
 SCENARIOS_USED = ["random", "sample"]
 VALUES = ["n_pairs", "n_baseline_only", "n_candidate_only", "baseline_value", "candidate_value",
           "difference", "difference_ci_lower", "difference_ci_upper", "higher_is_better", "n_wins", "n_ties",
-          "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant"]
+          "n_losses", "p_value", "p_value_method", "p_value_holm", "is_significant", "adjusted_ci_lower",
+          "adjusted_ci_upper", "baseline_source"]
 QUERY_VALUES = ["query_text", "baseline_record_uuids", "candidate_record_uuids", "baseline_value",
                 "candidate_value", "difference", "outcome"]
 
@@ -112,6 +114,23 @@ def test_readme_worked_example(sample_expected):
     assert text in readme and incomplete["p_value_holm"] == 1, text
     mrr = rows[("mrr", 1)]
     assert f"(p_holm = {mrr['p_value_holm']:.3f})" in readme and not mrr["is_significant"]
+    # the adjusted interval agrees with the verdict (docs/marts.md, docs/reading.md, docs/rules.md)
+    text = f"[{mrr['adjusted_ci_lower']:.3f}, {mrr['adjusted_ci_upper']:.3f}] holds 0".replace("-", "−")
+    assert mrr["adjusted_ci_lower"] < 0 < mrr["adjusted_ci_upper"] and text in readme, text
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    reading = " ".join((docs / "reading.md").read_text(encoding="utf-8").split())
+    text = (f"misleading_context_rate@5: {misleading['difference']:.3f} [{misleading['adjusted_ci_lower']:.3f}, "
+            f"{misleading['adjusted_ci_upper']:.3f}] adjusted, p_holm {misleading['p_value_holm']:.3f}").replace("-", "−")
+    assert text in reading, text
+    every = sample_expected["run_comparison"]
+
+    def contradicts(r, lower, upper):
+        return r[lower] is not None and (r[lower] > 0 or r[upper] < 0) and not r["is_significant"]
+    counts = (sum(contradicts(r, "difference_ci_lower", "difference_ci_upper") for r in every), len(every),
+              sum(contradicts(r, "adjusted_ci_lower", "adjusted_ci_upper") for r in every))
+    rules = " ".join((docs / "rules.md").read_text(encoding="utf-8").split())
+    assert (f"{counts[0]} of the {counts[1]} rows have an unadjusted interval that excludes 0 beside \"not"
+            f" significant\"; with the adjusted interval {counts[2]} do") in rules, counts
     # Holm's correction runs over every metric of the comparison and slice
     assert f"over the {len(rows)} metrics" in readme and f"with {len(rows)} metrics" in readme, len(rows)
     losses = sorted((q for q in sample_expected["run_comparison_queries"]
@@ -142,6 +161,10 @@ def _pairs_by_row(build) -> dict[tuple, list[dict]]:
 
 def test_differences_intervals_and_normal_p_against_scipy(random_build):
     pairs = _pairs_by_row(random_build)
+    holm_family = defaultdict(int)   # the rows with a p-value of each comparison and slice
+    for r in _rows(random_build, "run_comparison"):
+        holm_family[(r["baseline_run_id"], r["candidate_run_id"], r["slice_dimension"], r["slice_value"])] += (
+            r["p_value"] is not None)
     checked = 0
     for r in _rows(random_build, "run_comparison"):
         if r["slice_dimension"] != "overall" or r["n_pairs"] < 3:
@@ -159,6 +182,11 @@ def test_differences_intervals_and_normal_p_against_scipy(random_build):
         interval = test.confidence_interval(0.95)
         assert (r["difference_ci_lower"], r["difference_ci_upper"]) == pytest.approx(
             (interval.low, interval.high), abs=1e-9)
+        # adjusted as the verdict is: Bonferroni's confidence level 1 - alpha/m over the Holm family
+        m = holm_family[(r["baseline_run_id"], r["candidate_run_id"], r["slice_dimension"], r["slice_value"])]
+        adjusted = test.confidence_interval(1 - 0.05 / m)
+        assert (r["adjusted_ci_lower"], r["adjusted_ci_upper"]) == pytest.approx(
+            (adjusted.low, adjusted.high), abs=1e-9)
         if r["p_value_method"] == "normal":
             z = d.mean() / (d.std(ddof=1) / math.sqrt(len(d)))
             assert r["p_value"] == pytest.approx(2 * stats.norm.sf(abs(z)), abs=1e-12)

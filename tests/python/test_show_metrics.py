@@ -59,6 +59,18 @@ def test_every_run_and_the_comparison(builds, tmp_path):
     opening = lines[lines.index("verdict: bot-v2 against the baseline bot-v1 (overall, significant after Holm)") + 1:start]
     said = {line.split(" on ")[1].split(":")[0]: line.split()[2] for line in opening if line.startswith("bot-v2 is")}
     assert said == verdicts
+    # the baseline and how it was chosen; the intervals beside the verdict are the adjusted ones
+    assert opening[0].startswith("baseline: bot-v1 (no baseline_run_id given, so the smallest run id"), opening[0]
+    with duckdb.connect(str(sample), read_only=True) as con:
+        lower, upper = con.execute("select adjusted_ci_lower, adjusted_ci_upper from run_comparison where"
+                                   " slice_dimension = 'overall' and candidate_run_id = 'bot-v2' and"
+                                   " metric = 'misleading_context_rate' and k = 5").fetchone()
+    text = " ".join(" ".join(opening).split())   # the sentences as one line, whatever the wrapping
+    assert f"misleading_context_rate@5: -0.068 [{lower:.3f}, {upper:.3f}] adjusted, p_holm" in text
+    assert (table["misleading_context_rate@5"][2], table["misleading_context_rate@5"][3]) == (f"{lower:.4f}",
+                                                                                           f"{upper:.4f}")
+    note = " ".join(" ".join(lines[lines.index(next(x for x in lines if x.startswith("diff = difference"))):][:3]).split())
+    assert "adjusted for the 34 measures of the comparison" in note, note
 
     database = tmp_path / "runs.duckdb"
     with duckdb.connect(str(database)) as con:
@@ -72,7 +84,9 @@ def test_every_run_and_the_comparison(builds, tmp_path):
                    (n_units % 7 - 5) / 100.0 as difference_ci_lower, (n_units % 7 - 1) / 100.0 as difference_ci_upper,
                    n_units % 2 = 0 as higher_is_better,
                    1 as n_wins, 1 as n_ties, n_units % 5 as n_losses, 0.5 as p_value, 'normal' as p_value_method,
-                   n_units / 1000.0 as p_value_holm, n_units < 50 or metric = 'ndcg' as is_significant
+                   n_units / 1000.0 as p_value_holm, n_units < 50 or metric = 'ndcg' as is_significant,
+                   (n_units % 7 - 6) / 100.0 as adjusted_ci_lower, (n_units % 7) / 100.0 as adjusted_ci_upper,
+                   'baseline_run_id' as baseline_source
             from sample.metric_values where run_id = 'bot-v1' and slice_dimension in ('overall', 'language')""")
         con.execute("""create table run_comparison_queries as
             select 'bot-v1' as baseline_run_id, 'bot-v2' as candidate_run_id, 'retrieval' as family, 'ndcg' as metric,
@@ -81,7 +95,7 @@ def test_every_run_and_the_comparison(builds, tmp_path):
                    case when i < 3 then -0.1 else 0.1 end as difference,
                    case when i < 3 then 'loss' else 'win' end as outcome
             from range(5) as t(i)""")
-        expected = con.execute("select metric, k, n_pairs, difference, difference_ci_lower, difference_ci_upper,"
+        expected = con.execute("select metric, k, n_pairs, difference, adjusted_ci_lower, adjusted_ci_upper,"
                                " p_value_holm, case when not is_significant or difference = 0 then '-'"
                                " when (difference > 0) = higher_is_better then 'better' else 'worse' end,"
                                " n_wins, n_losses from run_comparison where slice_dimension = 'overall'").fetchall()
@@ -95,3 +109,4 @@ def test_every_run_and_the_comparison(builds, tmp_path):
         assert shown == want, (metric, k, shown, want)
     assert {v for _m, _k, *numbers in expected for v in numbers[5:6]} == {"-", "better", "worse"}
     assert any("3 of 5 queries are worse in bot-v2 than in bot-v1" in line for line in lines)
+    assert "baseline: bot-v1 (named by the var baseline_run_id)" in lines

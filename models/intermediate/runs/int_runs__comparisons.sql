@@ -1,7 +1,10 @@
 {#-
     The compared pairs of runs (docs/rules.md, Run comparison): every run other than the baseline
     against the baseline, which is the var baseline_run_id or else the smallest run id in byte
-    order, and every [baseline, candidate] pair of the var comparison_pairs.
+    order, and every [baseline, candidate] pair of the var comparison_pairs. `baseline_source`
+    says how the pair's baseline was chosen: `baseline_run_id` (the var), `smallest_run_id` (no
+    var: the default, fine for reading, not for a release decision) or `comparison_pairs` (listed
+    there and not already a pair of the baseline).
 -#}
 {%- set listed_pairs = ragmart_comparison_pairs() %}
 with
@@ -34,7 +37,8 @@ baseline_pairs as (
 
     select
         baseline.run_id as baseline_run_id,
-        runs.run_id as candidate_run_id
+        runs.run_id as candidate_run_id,
+        {{ "'smallest_run_id'" if ragmart_baseline_run_id() == 'null' else "'baseline_run_id'" }} as baseline_source
 
     from runs
     cross join baseline
@@ -64,21 +68,39 @@ listed_pairs as (
 
 ),
 
+listed_only as (
+
+    select distinct
+        listed_pairs.baseline_run_id,
+        listed_pairs.candidate_run_id,
+        'comparison_pairs' as baseline_source
+
+    from listed_pairs
+    left join baseline_pairs
+        on
+            listed_pairs.baseline_run_id = baseline_pairs.baseline_run_id
+            and listed_pairs.candidate_run_id = baseline_pairs.candidate_run_id
+    where baseline_pairs.baseline_run_id is null
+
+),
+
 final as (
 
     select
         baseline_run_id,
-        candidate_run_id
+        candidate_run_id,
+        baseline_source
 
     from baseline_pairs
 
-    union
+    union all
 
     select
         baseline_run_id,
-        candidate_run_id
+        candidate_run_id,
+        baseline_source
 
-    from listed_pairs
+    from listed_only
 
 )
 

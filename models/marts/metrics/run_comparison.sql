@@ -2,10 +2,17 @@
     Every compared pair of runs, per family, metric (and K) and slice (overall, language): the
     paired difference with its 95 % t interval, the metric's direction, wins, ties and losses (a win
     is the candidate being better, whichever the direction), the two-sided p-value of the
-    paired test and Holm's adjustment over the metrics of one comparison and slice
-    (docs/rules.md, Run comparison).
+    paired test and Holm's adjustment over the metrics of one comparison and slice, with the
+    interval adjusted for the same family of tests (Bonferroni: the t quantile at
+    1 − alpha/(2m)), and how the baseline was chosen (docs/rules.md, Run comparison).
 -#}
 with
+
+comparisons as (
+
+    select * from {{ ref('int_runs__comparisons') }}
+
+),
 
 comparison_tests as (
 
@@ -106,6 +113,102 @@ adjusted as (
 
 ),
 
+{#
+    The interval adjusted for the m tests of the row's Holm family (Bonferroni): the t quantile
+    with upper tail q = alpha/(2m) and n − 1 degrees of freedom, from Φ⁻¹(1 − q) by the
+    Cornish-Fisher expansion, then two Newton steps on the exact tail for n − 1 ≤ 50
+    (docs/rules.md, Run comparison; ragmart_student_t_quantile.sql). Each step is computed once
+    (ragmart_cte_materialized): PostgreSQL would paste every column into the next step's many uses
+    of it, an expression that grows with each step until the server runs out of memory.
+#}
+with_adjusted_tail as (
+
+    select
+        *,
+        case
+            when n_pairs >= 2 and has_p_value then cast({{ ragmart_comparison_alpha() }} as {{ ragmart_type_double() }}) / (2.0 * n_tests)
+        end as adjusted_tail
+
+    from adjusted
+
+),
+
+with_adjusted_z as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        {{ ragmart_normal_upper_quantile('adjusted_tail') | indent(8) }} as adjusted_z
+
+    from with_adjusted_tail
+
+),
+
+adjusted_t_start as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        {{ ragmart_student_t_start('adjusted_z', 'n_pairs - 1') | indent(8) }} as adjusted_t_start
+
+    from with_adjusted_z
+
+),
+
+adjusted_t_step_1 as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        {{ ragmart_student_t_upper_tail('adjusted_t_start', 'n_pairs - 1') | indent(8) }} as adjusted_t_start_tail
+
+    from adjusted_t_start
+
+),
+
+adjusted_t_step_2 as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        {{ ragmart_student_t_newton_step('adjusted_t_start', 'adjusted_t_start_tail', 'adjusted_tail', 'n_pairs - 1')
+            | indent(8) }} as adjusted_t_first
+
+    from adjusted_t_step_1
+
+),
+
+adjusted_t_step_3 as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        {{ ragmart_student_t_upper_tail('adjusted_t_first', 'n_pairs - 1') | indent(8) }} as adjusted_t_first_tail
+
+    from adjusted_t_step_2
+
+),
+
+adjusted_t_quantile as (
+
+    select
+        *,
+        {{ ragmart_student_t_newton_step('adjusted_t_first', 'adjusted_t_first_tail', 'adjusted_tail', 'n_pairs - 1')
+            | indent(8) }} as adjusted_t_quantile
+
+    from adjusted_t_step_3
+
+),
+
+with_baseline_source as (
+
+    select
+        adjusted_t_quantile.*,
+        comparisons.baseline_source
+
+    from adjusted_t_quantile
+    inner join comparisons
+        on
+            adjusted_t_quantile.baseline_run_id = comparisons.baseline_run_id
+            and adjusted_t_quantile.candidate_run_id = comparisons.candidate_run_id
+
+),
+
 final as (
 
     select
@@ -137,9 +240,18 @@ final as (
         cast(p_value as {{ ragmart_type_double() }}) as p_value,
         cast(p_value_method as {{ dbt.type_string() }}) as p_value_method,
         cast(p_value_holm as {{ ragmart_type_double() }}) as p_value_holm,
-        coalesce(p_value_holm < {{ ragmart_comparison_alpha() }}, false) as is_significant
+        coalesce(p_value_holm < {{ ragmart_comparison_alpha() }}, false) as is_significant,
+        cast(
+            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'lower', clip=false) }}
+            as {{ ragmart_type_double() }}
+        ) as adjusted_ci_lower,
+        cast(
+            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'upper', clip=false) }}
+            as {{ ragmart_type_double() }}
+        ) as adjusted_ci_upper,
+        cast(baseline_source as {{ dbt.type_string() }}) as baseline_source
 
-    from adjusted
+    from with_baseline_source
 
 )
 

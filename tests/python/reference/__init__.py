@@ -76,7 +76,8 @@ Decisions taken where docs/rules.md is silent
   sufficiency_rate, misleading_context_rate and mrr, every grounding and generation rate.
   t interval for the others: mean -/+ t*s/sqrt(n) with the sample standard deviation and t the
   0.975 quantile of Student's t with n - 1 degrees of freedom (``scipy.stats.t.ppf``), clipped
-  to [0, 1], null when n < 2.
+  to [0, 1], null when n < 2; when the n >= 2 values are all equal (s = 0) the Wilson interval of
+  that value with n instead (the contract: no interval of zero width).
 """
 
 from __future__ import annotations
@@ -254,10 +255,13 @@ def t_quantile(df: int) -> float:
 
 
 def t_interval(values: list[float], quantile: float | None = None) -> tuple[float | None, float | None]:
-    """mean -/+ t*s/sqrt(n), t = t_0.975(n - 1) unless ``quantile`` is given."""
+    """mean -/+ t*s/sqrt(n), t = t_0.975(n - 1) unless ``quantile`` is given; for n >= 2 equal
+    values (s = 0) the Wilson interval of that value with n."""
     n = len(values)
     if n < 2:
         return None, None
+    if len(set(values)) == 1:
+        return wilson(values[0], n)
     mean = sum(values) / n
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     t = t_quantile(n - 1) if quantile is None else quantile

@@ -6,6 +6,8 @@ A run's value for a pairing key is the mean of its resolved records' values with
 The p-value is the paired sign-flip permutation test with the md5 signs of the rules (computed
 here with hashlib and numpy) when n_pairs * B <= max_permutation_rows, else the normal
 approximation (scipy); Holm's adjustment runs over the metrics of one comparison and slice.
+The adjusted interval (Bonferroni over that Holm family) takes scipy's t quantile at
+1 - alpha/(2m); ``baseline_source`` is how the pair's baseline was chosen.
 """
 
 from __future__ import annotations
@@ -124,6 +126,10 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
     sign_cache: dict[str, np.ndarray] = {}
 
     rows, queries = [], []
+    from scipy import stats
+
+    from_baseline = set(comparisons(ref.runs, baseline))
+    source = "smallest_run_id" if baseline is None else "baseline_run_id"
     for base, cand in comparisons(ref.runs, baseline, pairs):
         for family, metric, k in measures:
             bvals = by_run_measure.get((base, family, metric, k), {})
@@ -187,7 +193,8 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
                              "n_wins": int((direction(metric) * d > TIE).sum()),
                              "n_ties": int((np.abs(d) <= TIE).sum()),
                              "n_losses": int((direction(metric) * d < -TIE).sum()),
-                             "p_value": p, "p_value_method": method})
+                             "p_value": p, "p_value_method": method, "_sd": sd,
+                             "baseline_source": source if (base, cand) in from_baseline else "comparison_pairs"})
     families: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         r["p_value_holm"] = None
@@ -196,8 +203,16 @@ def compute(ref, baseline: str | None = None, pairs=(), n_permutations: int = 10
     for group in families.values():
         for r, adjusted in zip(group, holm([r["p_value"] for r in group]), strict=True):
             r["p_value_holm"] = adjusted
+            r["_m"] = len(group)
     for r in rows:
         r["is_significant"] = r["p_value_holm"] is not None and r["p_value_holm"] < alpha
+        sd, n = r.pop("_sd"), r["n_pairs"]
+        if n >= 2:
+            half = float(stats.t.isf(alpha / (2 * r.pop("_m")), n - 1)) * sd / math.sqrt(n)
+            r["adjusted_ci_lower"], r["adjusted_ci_upper"] = r["difference"] - half, r["difference"] + half
+        else:
+            r.pop("_m", None)
+            r["adjusted_ci_lower"] = r["adjusted_ci_upper"] = None
     return {"run_comparison": rows, "run_comparison_queries": queries}
 
 
