@@ -33,9 +33,10 @@ import os
 import sys
 from pathlib import Path
 
+import build  # scripts/, beside this file: the build's reading and check of the vars
 import duckdb
 import yaml
-from build import BuildError, check_vars  # scripts/, beside this file: the build's check of the var names
+from build import BuildError, check_vars
 from show_metrics import verdict_sentence
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -55,17 +56,11 @@ def project_vars() -> dict:
 
 
 def parse_vars(text: str | None) -> dict:
-    if text is None or not text.strip():
-        return {}
+    """The vars given as YAML text, read as make build reads them (build.parse_vars)."""
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise GateError(f"--vars is not valid YAML: {text!r} ({error})") from None
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise GateError(f"--vars must be a YAML mapping such as '{{baseline_run_id: prod}}', got {text!r}")
-    return value
+        return build.parse_vars(text)
+    except BuildError as error:
+        raise GateError(str(error)) from None
 
 
 def as_list(name: str, value) -> list[str]:
