@@ -6,9 +6,10 @@ with a second project), and the frames a user exports with the client as Parquet
 CSV (``parquet/``, ``csv/``), each beside the 0005 annotators file (the adjudicator's role,
 which Phoenix cannot record) and records file (the runs).
 
-* ``phoenix_db``: the database, every data test; ``phoenix_native``: the native files that
-  reference/phoenix.py derives from the same database, in plain Python from docs/rules.md. Every
-  public mart is equal (the quarantine's file and row point into the database, checked apart).
+* ``phoenix_db``: the database, every data test, every public mart filled; ``phoenix_native``:
+  the native files that reference/phoenix.py derives from the same database, in plain Python from
+  docs/rules.md, built up to the row statuses. The staged rows and row statuses are equal, so every
+  public mart is (kit/adapters.py; the quarantine's file and row point into the database, checked apart).
 * The edge copy: the database changed through SQL the way teams label differently:
   a label under another name (var ``label_names``), label texts of their own (``label_values``),
   Phoenix's hallucination evaluator's name and labels (``hallucination``: ``hallucinated`` /
@@ -18,7 +19,7 @@ which Phoenix cannot record) and records file (the runs).
   annotation on a position its span does not have (no chunk), and a name of no label (not read,
   named in the build log): built up to staging, its staged rows (every value parsed) equal those
   of the native files the reference derives from that copy with the same vars (everything after
-  staging is shared, and the full pair above proves it for Phoenix).
+  staging is shared).
 * The frames (Parquet and CSV) built up to staging give the staged rows of the database.
 * A database with two annotated projects stops the build naming them (unless
   ``phoenix_project``), and an identifier Phoenix records with two kinds stops it naming the id.
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from kit.adapters import public_mart_rows, reader_module, rows_equal
+from kit.adapters import NATIVE_SELECT, STAGED, public_mart_rows, reader_module, rows_equal, staged_rows
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import phoenix as P
 
@@ -95,37 +96,46 @@ def _db_native(out: Path) -> Path:
 
 scenario("phoenix_db", "phoenix_db", {"input_format": "phoenix", "phoenix_project": PROJECT_NAME}, tests=True,
          files=True)
-scenario("phoenix_native", "phoenix_native", tests=True, generic_tests=False, files=True)
+scenario("phoenix_native", "phoenix_native", tests=True, generic_tests=False, files=True, select=NATIVE_SELECT)
 PAIRS = {"fixture": ("phoenix_db", "phoenix_native")}
 SCENARIOS_USED = [name for pair in PAIRS.values() for name in pair]
 
 
 @pytest.fixture(scope="module")
 def built(builds):
+    """Per case the Phoenix build's (marts, staged rows) and the native build's staged rows."""
     out = {}
-    for case, names in PAIRS.items():
+    for case, (phoenix, native) in PAIRS.items():
         pair = []
-        for name in names:
+        for name in (phoenix, native):
             build = builds.get(name).check()
             failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
             assert not failed, f"[{name}] dbt nodes failed: {failed}"
-            pair.append(build.derived("phoenix_marts", lambda build=build: public_mart_rows(build.db_path)))
-        out[case] = pair
+            pair.append(build.derived("phoenix_staged", lambda build=build: staged_rows(build.db_path)))
+        full = builds.get(phoenix)
+        out[case] = (full.derived("phoenix_marts", lambda full=full: public_mart_rows(full.db_path)), *pair)
     out["db_build"] = builds.get("phoenix_db")
     return out
 
 
 @pytest.mark.parametrize("case", list(PAIRS))
-@pytest.mark.parametrize("mart", PUBLIC_MARTS)
-def test_phoenix_marts_equal_the_native_files_of_the_same_information(built, case, mart):
-    phoenix, native = built[case]
-    assert phoenix[mart] or mart in ("labeling_drift",), f"{mart} is empty: the comparison would prove nothing"
-    assert rows_equal(phoenix[mart], native[mart]), f"{mart} differs ({case})"
+@pytest.mark.parametrize("staged", STAGED + ["row_status"])
+def test_phoenix_staged_rows_equal_the_native_files_of_the_same_information(built, case, staged):
+    """The same staged rows and row statuses as the native files: so the same marts (kit/adapters.py)."""
+    _marts, phoenix, native = built[case]
+    assert phoenix[staged], f"{staged} is empty: the comparison would prove nothing"
+    assert rows_equal(phoenix[staged], native[staged]), f"{staged} differs ({case})"
+
+
+@pytest.mark.parametrize("case", list(PAIRS))
+def test_phoenix_build_fills_every_public_mart(built, case):
+    marts, _phoenix, _native = built[case]
+    assert [mart for mart in PUBLIC_MARTS if not marts[mart] and mart != "labeling_drift"] == []
 
 
 def test_the_fixture_covers_what_phoenix_holds(built):
     """Both runs, judges of both kinds, the adjudicator, invalid labels, trace annotations."""
-    phoenix, _ = built["fixture"]
+    phoenix = built["fixture"][0]
     assert {row[0] for row in phoenix["run_comparison"]} == {"bot-v1"}
     assert {row[0] for row in phoenix["judge_weights"]} >= {"llm.judge-gpt4o", "code.citation-check"}
     reasons = {reason for row in phoenix["rejected_annotations"] for reason in row[5].split(";")}
@@ -172,9 +182,6 @@ def test_rejected_rows_point_into_the_database(built):
 
 
 # --------------------------------------------------------------------------- frames and failures
-
-STAGED = ["stg_annotation_exports__retrieval", "stg_annotation_exports__grounding",
-          "stg_annotation_exports__generation", "stg_annotation_exports__annotators"]
 
 
 def _staged_columns(database: Path, model: str) -> list[str]:

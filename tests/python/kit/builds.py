@@ -178,12 +178,13 @@ class Scenario:
     agate_seeds: bool = False              # load the seeds through agate, as dbt-postgres and dbt-spark do
     files: bool = False                    # the data set is a folder of export files, read in files mode
     generic_tests: bool = True             # with tests: False runs the singular tests (the guards) only
+    select: tuple = ()                     # dbt build --select: the nodes a comparison needs (empty: all)
 
     @property
     def vars_dict(self) -> dict:
         return dict(self.vars)
 
-    def build_vars(self, data_dir: Path | None) -> dict:
+    def build_vars(self, data_dir: Path | str | None) -> dict:
         """The vars of the build: a files scenario reads its data set's folder."""
         return self.vars_dict | ({"input_mode": "files", "input_path": str(data_dir)} if self.files else {})
 
@@ -197,11 +198,12 @@ class Scenario:
 
 def scenario(name: str, data: str, vars: dict | None = None, *, tz: str | None = None,
              tests: bool = False, unit_tests: bool = False, ref_kwargs: dict | None = None,
-             agate_seeds: bool = False, files: bool = False, generic_tests: bool = True) -> Scenario:
+             agate_seeds: bool = False, files: bool = False, generic_tests: bool = True,
+             select: list[str] | None = None) -> Scenario:
     def frozen(d):
         return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (d or {}).items()))
     sc = Scenario(name, data, frozen(vars), tz, tests, unit_tests, frozen(ref_kwargs), agate_seeds, files,
-                  generic_tests)
+                  generic_tests, tuple(select or ()))
     if SCENARIOS.setdefault(name, sc) != sc:
         raise ValueError(f"scenario {name} is defined twice, differently")
     return sc
@@ -420,7 +422,11 @@ class BuildPool:
             prepare_project(tmp, None if sc.files else data_dir)
             if sc.agate_seeds:
                 agate_seed_loader(proj)
-            variables = sc.build_vars(data_dir)
+            # a files scenario reads its folder through the link `input` beside the project: every
+            # files scenario with the same other vars then has the same vars, and so dbt's parse cache
+            if sc.files:
+                (tmp / "input").symlink_to(data_dir, target_is_directory=True)
+            variables = sc.build_vars("input" if sc.files else None)
             # dbt re-parses only what differs (the seeds) from a build with the same vars and project
             key = repr((sorted(variables.items()), sc.agate_seeds))
             parse_cache = self.root / f"parse-{hashlib.sha256(key.encode()).hexdigest()[:16]}.msgpack"
@@ -428,6 +434,7 @@ class BuildPool:
                 (proj / "target").mkdir(exist_ok=True)
                 shutil.copyfile(parse_cache, proj / "target" / "partial_parse.msgpack")
             args = ["build"] + (["--vars", json.dumps(variables)] if variables else []) + \
+                (["--select", *sc.select, "--indirect-selection", "cautious"] if sc.select else []) + \
                 (["--exclude", *sc.excluded()] if sc.excluded() else [])
             env = {"RAGMART_DUCKDB_PATH": build.db_path.name} | ({"TZ": sc.tz} if sc.tz else {})
             try:
