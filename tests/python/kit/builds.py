@@ -102,6 +102,22 @@ def dbt_command() -> list[str]:
     return [str(dbt)] if dbt.exists() else [sys.executable, "-m", "dbt.cli.main"]
 
 
+# The folder where run_dbt keeps dbt's parse of each kind of run (set by the session's BuildPool):
+# a project copy without a parse of its own starts from the last one made with the same vars,
+# target and database, and dbt re-parses only the files that differ (dbt itself checks that the
+# parse fits: other vars, profile or dbt version and it parses the whole project again).
+PARSE_CACHES: list[Path] = []
+
+
+def _parse_cache(project: Path, args: list[str], env: dict | None) -> Path | None:
+    if not PARSE_CACHES:
+        return None
+    def after(flag: str) -> str | None:
+        return args[args.index(flag) + 1] if flag in args[:-1] else None
+    key = repr((after("--vars"), after("--target"), (env or {}).get("RAGMART_DUCKDB_PATH")))
+    return PARSE_CACHES[0] / f"run-parse-{hashlib.sha256(key.encode()).hexdigest()[:16]}.msgpack"
+
+
 def run_dbt(project: Path, args: list[str], *, env: dict | None = None, log: Path | None = None,
             timeout: float = BUILD_TIMEOUT) -> subprocess.CompletedProcess:
     """``dbt <args>`` on ``project`` (its own profiles/), in the folder above it, so that the
@@ -109,12 +125,20 @@ def run_dbt(project: Path, args: list[str], *, env: dict | None = None, log: Pat
     arguments = ["--no-use-colors"] + args + \
         ["--project-dir", str(project), "--profiles-dir", str(project / "profiles")]
     environment = dict(os.environ, DBT_SEND_ANONYMOUS_USAGE_STATS="false", **(env or {}))
+    parsed, cache = project / "target" / "partial_parse.msgpack", _parse_cache(project, args, env)
+    if cache is not None and cache.exists() and not parsed.exists():
+        parsed.parent.mkdir(exist_ok=True)
+        shutil.copyfile(cache, parsed)
     if "TZ" in (env or {}):
         # a time zone of its own: a new process, so that nothing read the zone before it was set
         result = subprocess.run(dbt_command() + arguments, env=environment, cwd=project.parent,
                                 capture_output=True, text=True, timeout=timeout)
     else:
         result = dbt_process.run(arguments, env=environment, cwd=project.parent, timeout=timeout)
+    if cache is not None and parsed.exists():
+        part = cache.with_name(f"{cache.name}.{os.getpid()}-{threading.get_ident()}")
+        shutil.copyfile(parsed, part)
+        os.replace(part, cache)
     if log is not None:
         log.write_text(result.stdout + result.stderr)
     return result
@@ -294,6 +318,13 @@ class Build:
         return self
 
 
+def _parse_key(sc: Scenario) -> str:
+    """What dbt's parse of a scenario's build depends on besides the project: its vars (a files
+    scenario's folder is always the link ``input``) and the seed loader."""
+    variables = sc.build_vars("input" if sc.files else None)
+    return hashlib.sha256(repr((sorted(variables.items()), sc.agate_seeds)).encode()).hexdigest()[:16]
+
+
 class BuildPool:
     """Builds scenarios in the background, once each per test session, also across pytest-xdist
     workers: a scenario's build folder lies in the session's shared temp folder, under a file
@@ -314,6 +345,8 @@ class BuildPool:
         self.cv = threading.Condition()
         self.data_lock = threading.Lock()
         self.closed = False
+        self.parsing: set[str] = set()                      # the parse keys of the builds running
+        PARSE_CACHES[:] = [self.root]
         workers = workers or 2
         self.threads = [threading.Thread(target=self._work, name=f"dbt-build-{i}", daemon=True)
                         for i in range(workers)]
@@ -381,7 +414,10 @@ class BuildPool:
                     self.cv.wait()
                 if self.closed:
                     return
-                pending = list(self.queue)
+                # a scenario whose parse another thread is making waits behind the others, so it
+                # re-uses that parse (the first of a kind parses the whole project, the rest only
+                # what differs) instead of making the same one beside it
+                pending = sorted(self.queue, key=lambda name: _parse_key(SCENARIOS[name]) in self.parsing)
             for name in pending:
                 handle = self._locked(f"build_{name}", blocking=False)
                 if handle is None:
@@ -391,10 +427,16 @@ class BuildPool:
                     if taken:
                         self.queue.remove(name)
                 if taken:
+                    key = _parse_key(SCENARIOS[name])
+                    with self.cv:
+                        self.parsing.add(key)
                     try:
                         self.futures[name].set_result(self._build(SCENARIOS[name]))
                     except BaseException as exc:  # noqa: BLE001 - re-raised by get()
                         self.futures[name].set_exception(exc)
+                    finally:
+                        with self.cv:
+                            self.parsing.discard(key)
                 self._unlock(handle)
                 break
             else:
@@ -428,8 +470,7 @@ class BuildPool:
                 (tmp / "input").symlink_to(data_dir, target_is_directory=True)
             variables = sc.build_vars("input" if sc.files else None)
             # dbt re-parses only what differs (the seeds) from a build with the same vars and project
-            key = repr((sorted(variables.items()), sc.agate_seeds))
-            parse_cache = self.root / f"parse-{hashlib.sha256(key.encode()).hexdigest()[:16]}.msgpack"
+            parse_cache = self.root / f"parse-{_parse_key(sc)}.msgpack"
             if parse_cache.exists():
                 (proj / "target").mkdir(exist_ok=True)
                 shutil.copyfile(parse_cache, proj / "target" / "partial_parse.msgpack")
