@@ -28,7 +28,8 @@
     (a family it leaves out is native). Each format has a folder of its own under models/staging;
     a model of a format is enabled for the families mapped to it (the `enabled` configs of the
     folders' YAML spell the same rule with var() alone, as YAML cannot call a macro).
-    Returns {family: format} for every family.
+    Returns {family: format} for every family (retrieval read from Langfuse stops the build in
+    ragmart_source_model: Langfuse cannot hold retrieval labels).
 -#}
 {% macro ragmart_input_formats() -%}
     {%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}
@@ -59,12 +60,6 @@
             {{ exceptions.raise_compiler_error(
                 "ragmart: input_format '" ~ input_format ~ "' reads a folder of the tool's export: use"
                 ~ " make build-files INPUT=folder (input_mode 'files' with input_path)") }}
-        {%- endif -%}
-        {%- if input_format == 'langfuse' and family == 'retrieval' -%}
-            {{ exceptions.raise_compiler_error(
-                "ragmart: Langfuse cannot hold retrieval labels (its scores attach to traces, observations and"
-                ~ " sessions, never to one retrieved document): read retrieval in another format, e.g."
-                ~ " --vars '{input_format: {retrieval: label_studio, grounding: langfuse, generation: langfuse}}'") }}
         {%- endif -%}
     {%- endfor -%}
     {{ return(formats) }}
@@ -118,6 +113,12 @@
     {%- endif -%}
     {%- if input_name in ['records', 'annotators'] -%}
         {{ return(ref('stg_native__' ~ input_name)) }}
+    {%- endif -%}
+    {%- if input_name == 'retrieval' and ragmart_family_format(input_name) == 'langfuse' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: Langfuse cannot hold retrieval labels (its scores attach to traces, observations and"
+            ~ " sessions, never to one retrieved document): read retrieval in another format, e.g."
+            ~ " --vars '{input_format: {retrieval: label_studio, grounding: langfuse, generation: langfuse}}'") }}
     {%- endif -%}
     {{ return(ref('stg_' ~ ragmart_family_format(input_name) ~ '__' ~ input_name)) }}
 {%- endmacro %}
