@@ -80,23 +80,6 @@
 {%- endmacro %}
 
 {#-
-    The var input_format in words for messages: the one format of every family, or each family
-    with its format (`retrieval: native, grounding: langfuse, ...`).
--#}
-{% macro ragmart_input_format() -%}
-    {%- set formats = ragmart_input_formats() -%}
-    {%- set distinct = formats.values() | unique | list -%}
-    {%- if distinct | length == 1 -%}
-        {{ return(distinct[0]) }}
-    {%- endif -%}
-    {%- set parts = [] -%}
-    {%- for family, input_format in formats.items() -%}
-        {%- do parts.append(family ~ ': ' ~ input_format) -%}
-    {%- endfor -%}
-    {{ return(parts | join(', ')) }}
-{%- endmacro %}
-
-{#-
     The staged relation of an input (`retrieval`, `grounding`, `generation`, `records`) in the
     0005 shape, from the source system the var input_format names for it: its rows as given with
     annotation_row_id, source_file, source_row and malformed_record. Each family comes from its

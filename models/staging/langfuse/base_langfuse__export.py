@@ -86,8 +86,10 @@ def _text(value):
 
 def _structure(value):
     """An object or array from a JSON or Parquet value or a JSON text; else None. A Parquet map
-    comes as a list of key/value pairs."""
+    may come as a dict, a list of key/value pairs or a key list and a value list."""
     if isinstance(value, dict):
+        if set(value) == {"key", "value"} and isinstance(value["key"], list):  # a map as two lists
+            return dict(zip(value["key"], value["value"]))
         return value
     if isinstance(value, (list, tuple)):
         if value and all(isinstance(item, dict) and set(item) == {"key", "value"} for item in value):
