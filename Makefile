@@ -41,7 +41,7 @@ export RAGMART_HF_DIR = $(value HF_DIR)
 export RAGMART_GOLD_DIR = $(value GOLD_DIR)
 comma := ,
 
-.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures
+.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures langfuse-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -64,6 +64,7 @@ help:
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix (scripts/make_phoenix_fixtures.py)"
 	@echo "make label-studio-fixtures   set up .venv-label-studio and rewrite tests/python/fixtures/label_studio with a local Label Studio (scripts/make_label_studio_fixtures.py)"
+	@echo "make langfuse-fixtures   rewrite tests/python/fixtures/langfuse from Langfuse's documented export layout (scripts/make_langfuse_fixtures.py; no server)"
 
 # The venvs are filled by uv (requirements-uv.txt, the one package pip installs), a few times
 # faster than pip with the same pinned packages. It compiles the bytecode at install time on
@@ -185,7 +186,7 @@ bench: $(BIN)/.dev-installed
 # sqlfluff's processes: two finish `make lint` sooner (60 s against 88 s wall); beside pytest, which
 # keeps both cores busy, `make test` runs one, which spends less CPU (88 s against 110 s: each
 # process compiles the dbt project once).
-# The staging folders of the tools (models/staging/phoenix, models/staging/label_studio) are disabled
+# The staging folders of the tools (models/staging/phoenix, label_studio, langfuse) are disabled
 # under the default vars, which sqlfluff's dbt templater skips: each is linted again with the vars of
 # its .sqlfluff-<tool> file, which enable it.
 LINT_PROCESSES ?= 2
@@ -194,6 +195,7 @@ lint: $(BIN)/.dev-installed
 	$(BIN)/sqlfluff lint models macros tests --processes $(LINT_PROCESSES)
 	$(BIN)/sqlfluff lint models/staging/phoenix --config .sqlfluff-phoenix
 	$(BIN)/sqlfluff lint models/staging/label_studio --config .sqlfluff-label-studio
+	$(BIN)/sqlfluff lint models/staging/langfuse --config .sqlfluff-langfuse
 
 dbt-build: $(BIN)/.dev-installed
 	$(DBT) build $(DBT_ARGS) --vars '$(VARS)'
@@ -253,3 +255,9 @@ $(LABEL_STUDIO_VENV)/.label-studio-installed: requirements-label-studio.txt | $(
 
 label-studio-fixtures: $(LABEL_STUDIO_VENV)/.label-studio-installed
 	$(LABEL_STUDIO_VENV)/bin/python scripts/make_label_studio_fixtures.py
+
+# Langfuse's blob-storage export cannot be written by a local Langfuse here (it needs ClickHouse, Redis
+# and object storage): scripts/make_langfuse_fixtures.py writes the files from Langfuse's documented
+# layout and field reference into tests/python/fixtures/langfuse (committed; test_langfuse.py reads them).
+langfuse-fixtures: $(BIN)/.dev-installed
+	$(BIN)/python scripts/make_langfuse_fixtures.py

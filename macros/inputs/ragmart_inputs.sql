@@ -22,40 +22,88 @@
 {%- endmacro %}
 
 {#-
-    The source system whose own export the input holds (var input_format): `native` (the 0005
-    files, seeds or files mode), `phoenix` or `label_studio` (files mode). Each has a folder of its
-    own under models/staging; only the selected one's models are enabled.
+    The source system whose own export each family is read from (var input_format): `native` (the
+    0005 files, seeds or files mode), `phoenix`, `label_studio` or `langfuse` (files mode), one for
+    every family, or a mapping per family such as {retrieval: label_studio, grounding: langfuse}
+    (a family it leaves out is native). Each format has a folder of its own under models/staging;
+    a model of a format is enabled for the families mapped to it (the `enabled` configs of the
+    folders' YAML spell the same rule with var() alone, as YAML cannot call a macro).
+    Returns {family: format} for every family (retrieval read from Langfuse stops the build in
+    ragmart_source_model: Langfuse cannot hold retrieval labels).
 -#}
-{% macro ragmart_input_format() -%}
-    {%- set input_format = var('input_format', 'native') -%}
-    {%- if input_format not in ['native', 'phoenix', 'label_studio'] -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: var 'input_format' must be 'native', 'phoenix' or 'label_studio', got '" ~ input_format ~ "'") }}
+{% macro ragmart_input_formats() -%}
+    {%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}
+    {%- set setting = var('input_format', 'native') -%}
+    {%- set formats = {} -%}
+    {%- if setting is mapping -%}
+        {%- for family in setting if family not in ragmart_tasks() -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: var 'input_format' maps the family '" ~ family ~ "', which is not one of "
+                ~ (ragmart_tasks() | join(', '))) }}
+        {%- endfor -%}
+        {%- for family in ragmart_tasks() -%}
+            {%- do formats.update({family: setting.get(family, 'native') or 'native'}) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- for family in ragmart_tasks() -%}
+            {%- do formats.update({family: setting}) -%}
+        {%- endfor -%}
     {%- endif -%}
-    {%- if input_format != 'native' and ragmart_input_mode() != 'files' -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: input_format '" ~ input_format ~ "' reads a folder of the tool's export: use"
-            ~ " make build-files INPUT=folder (input_mode 'files' with input_path)") }}
-    {%- endif -%}
-    {{ return(input_format) }}
+    {%- for family, input_format in formats.items() -%}
+        {%- if input_format not in known -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: var 'input_format' must be 'native', 'phoenix', 'label_studio' or 'langfuse', or a"
+                ~ " mapping of families to them, got '" ~ input_format ~ "'"
+                ~ (" for " ~ family if setting is mapping else "")) }}
+        {%- endif -%}
+        {%- if input_format != 'native' and ragmart_input_mode() != 'files' -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: input_format '" ~ input_format ~ "' reads a folder of the tool's export: use"
+                ~ " make build-files INPUT=folder (input_mode 'files' with input_path)") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(formats) }}
+{%- endmacro %}
+
+{#- The format the family `task` is read in (ragmart_input_formats). -#}
+{% macro ragmart_family_format(task) -%}
+    {{ return(ragmart_input_formats()[task]) }}
+{%- endmacro %}
+
+{#- The families the var input_format reads in `input_format` (ragmart_input_formats), in task order. -#}
+{% macro ragmart_families_in_format(input_format) -%}
+    {%- set families = [] -%}
+    {%- for family, family_format in ragmart_input_formats().items() if family_format == input_format -%}
+        {%- do families.append(family) -%}
+    {%- endfor -%}
+    {{ return(families) }}
 {%- endmacro %}
 
 {#-
-    The staged relation of an input (`retrieval`, `grounding`, `generation`, `annotators`,
-    `records`) in the 0005 shape, from the source system of the var input_format: its rows as given
-    with annotation_row_id, source_file, source_row and malformed_record. The exports come from
-    the format's own folder (stg_native__<task>, stg_phoenix__<task>, stg_label_studio__<task>);
-    the annotators from the format's folder when the tool records kinds (Phoenix), else from the
-    0005 annotators input; the records always from the 0005 records input.
-    Only staging, the quarantine (for the original values) and the training view marts (for the
-    long texts) read through this macro.
+    The staged relation of an input (`retrieval`, `grounding`, `generation`, `records`) in the
+    0005 shape, from the source system the var input_format names for it: its rows as given with
+    annotation_row_id, source_file, source_row and malformed_record. Each family comes from its
+    format's folder (stg_native__<task>, stg_phoenix__<task>, stg_label_studio__<task>,
+    stg_langfuse__<task>); the records from the 0005 records input (with Langfuse read for some
+    family, stg_langfuse__records: the same rows with the runs Langfuse records). (The annotators are
+    read by stg_annotation_exports__annotators itself: the 0005 input and the kinds each tool
+    records.) Only staging, the quarantine (for the original values) and the training view marts
+    (for the long texts) read through this macro.
 -#}
 {% macro ragmart_source_model(input_name) -%}
-    {%- set input_format = ragmart_input_format() -%}
-    {%- if input_name == 'records' or (input_name == 'annotators' and input_format == 'label_studio') -%}
+    {%- if input_name == 'records' and 'langfuse' in ragmart_input_formats().values() -%}
+        {{ return(ref('stg_langfuse__records')) }}
+    {%- endif -%}
+    {%- if input_name in ['records', 'annotators'] -%}
         {{ return(ref('stg_native__' ~ input_name)) }}
     {%- endif -%}
-    {{ return(ref('stg_' ~ input_format ~ '__' ~ input_name)) }}
+    {%- if input_name == 'retrieval' and ragmart_family_format(input_name) == 'langfuse' -%}
+        {{ exceptions.raise_compiler_error(
+            "ragmart: Langfuse cannot hold retrieval labels (its scores attach to traces, observations and"
+            ~ " sessions, never to one retrieved document): read retrieval in another format, e.g."
+            ~ " --vars '{input_format: {retrieval: label_studio, grounding: langfuse, generation: langfuse}}'") }}
+    {%- endif -%}
+    {{ return(ref('stg_' ~ ragmart_family_format(input_name) ~ '__' ~ input_name)) }}
 {%- endmacro %}
 
 {#-

@@ -276,7 +276,7 @@
 
 {#-
     The var label_names (default {}): a tool's name of a label -> the ragmart label (a binary label
-    of a task, or can_answer). Returns the mapping; a compile error names a target that is no label.
+    of a task, can_answer, or notes: a tool's free text). Returns the mapping; a compile error names a target that is no label.
 -#}
 {% macro ragmart_label_names() -%}
     {%- set given = var('label_names', {}) or {} -%}
@@ -285,7 +285,7 @@
             "ragmart: var 'label_names' must be a mapping of a tool's label names to ragmart labels,"
             ~ " e.g. {relevance: topically_relevant}; got " ~ given) }}
     {%- endif -%}
-    {%- set known = ragmart_labels() + ['can_answer'] -%}
+    {%- set known = ragmart_labels() + ['can_answer', 'notes'] -%}
     {%- for name, label in given.items() if label not in known -%}
         {{ exceptions.raise_compiler_error(
             "ragmart: var 'label_names' maps '" ~ name ~ "' to '" ~ label ~ "', which is not a label; the labels are "

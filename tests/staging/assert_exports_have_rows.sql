@@ -49,7 +49,7 @@
         {%- elif ragmart_input_mode() == 'seeds' %}
             {%- set source = ragmart_input_seed(task) ~ '.csv' %}
         {%- else %}
-            {%- set source = 'no ' ~ task ~ ' row in the ' ~ ragmart_input_format() ~ ' export' %}
+            {%- set source = 'no ' ~ task ~ ' row in the ' ~ ragmart_family_format(task) ~ ' export' %}
         {%- endif %}
         {%- do empty.append(task ~ ' (' ~ source ~ ')') %}
     {%- endfor %}

@@ -1,13 +1,13 @@
 {{ config(severity='warn') }}
 {#-
-    Warns when a tool's export is read (Phoenix, Label Studio: they record annotators and, for
-    Phoenix, their kinds, but no roles) and no annotators input lists an adjudicator: then no row
-    adjudicates, every HUMAN row votes in the consensus, and an adjudicator's labels count as one
-    more vote (docs/rules.md, Daily exports). One result when it applies, with the HUMAN rows of
+    Warns when a tool's export is read for some family (Phoenix, Label Studio, Langfuse: they
+    record annotators and, for Phoenix and Langfuse, their kinds, but no roles) and no annotators
+    input lists an adjudicator: then no row adjudicates, every HUMAN row votes in the consensus,
+    and an adjudicator's labels count as one more vote (docs/rules.md, Daily exports). One result when it applies, with the HUMAN rows of
     the exports; in dbt build and dbt test the warning says what to add.
 -#}
-{%- set tool_formats = ['phoenix', 'label_studio'] %}
-{%- set applies = ragmart_input_format() in tool_formats %}
+{%- set tools = ragmart_input_formats().values() | reject('equalto', 'native') | unique | list %}
+{%- set applies = tools | length > 0 %}
 {%- set annotators = ref('stg_annotation_exports__annotators') %}
 {%- set row_status = ref('int_annotations__row_status') %}
 {%- if applies and ragmart_guards_active() and load_relation(annotators) is not none %}
@@ -15,7 +15,7 @@
         "select count(*) from " ~ annotators ~ " where annotator_role = 'adjudicator'").rows[0][0] | int %}
     {%- if n_adjudicators == 0 %}
         {% do exceptions.warn(
-            "ragmart: the " ~ ragmart_input_format() ~ " export records no roles, and no annotators input lists an"
+            "ragmart: the " ~ (tools | join(' and ')) ~ " export" ~ ('s record' if tools | length > 1 else ' records') ~ " no roles, and no annotators input lists an"
             ~ " adjudicator: no row adjudicates, so every HUMAN row votes in the consensus (an adjudicator's labels"
             ~ " count as one more vote). List your adjudicators in an annotators file beside the export"
             ~ " (annotator_id, annotator_kind, role = adjudicator).") %}

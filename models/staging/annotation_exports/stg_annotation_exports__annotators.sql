@@ -1,16 +1,43 @@
 {#-
-    The annotators input (ragmart_source_model: the 0005 annotators seed or files, and for a tool
-    that records annotator kinds the ids it records). One row per listing (annotator_id, kind, role): rows that list an annotator
+    The annotators: the 0005 annotators input (seed or files), and for each tool that records
+    annotator kinds and is read for some family (Phoenix, Langfuse: var input_format) the ids it
+    records that the input does not list, with that kind, in the role `annotator`. One row per
+    listing (annotator_id, kind, role): rows that list an annotator
     the same way count once, however many files or copies hold them (several daily copies of one
     list in a folder), and the files they came from are kept. An id listed with two kinds or
     roles keeps a row for each, which assert_annotators_are_valid stops on, naming the files.
 -#}
 
+{%- set formats = ragmart_input_formats().values() | list %}
+
 with
 
-source as (
+listed as (
 
-    select * from {{ ragmart_source_model('annotators') }}
+    select * from {{ ref('stg_native__annotators') }}
+
+),
+
+{# The kinds that a tool records, for the ids the annotators input does not list. #}
+recorded as (
+    {%- if 'phoenix' in formats %}
+
+    select * from {{ ref('stg_phoenix__annotators') }}
+
+    union all
+    {%- endif %}
+    {%- if 'langfuse' in formats %}
+
+    select * from {{ ref('stg_langfuse__annotators') }}
+
+    union all
+    {%- endif %}
+
+    select
+        cast(null as {{ dbt.type_string() }}) as annotator_id,
+        cast(null as {{ dbt.type_string() }}) as annotator_kind,
+        cast(null as {{ dbt.type_string() }}) as source_file
+    where 1 = 0
 
 ),
 
@@ -23,7 +50,18 @@ renamed as (
         {{ ragmart_clean_text('display_name') }} as display_name,
         source_file
 
-    from source
+    from listed
+
+    union all
+
+    select
+        annotator_id,
+        annotator_kind,
+        'annotator' as annotator_role,
+        cast(null as {{ dbt.type_string() }}) as display_name,
+        source_file
+
+    from recorded
 
 ),
 

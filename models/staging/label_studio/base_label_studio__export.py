@@ -1,7 +1,9 @@
 """A Label Studio export as read (input_format `label_studio`): every annotation and prediction with its fields.
 
 The folder `input_path` holds one export per task family, named like the native files
-(`retrieval*`, `grounding*`, `generation*`; any case), in any of Label Studio's export types; the
+(`retrieval*`, `grounding*`, `generation*`; any case; only the families the var input_format
+reads as `label_studio`: with a mapping per family the others belong to other formats), in any
+of Label Studio's export types; the
 type is read from the content, not from the name (Label Studio names a TSV download `.csv`):
 
 - JSON, a list of tasks (`data`, `annotations`, `predictions`): the UI's export, or the snapshot
@@ -228,14 +230,26 @@ def _read_file(path, family, file_index):
     return items.rows
 
 
-def _find_files(folder):
+def label_studio_families(setting):
+    """The families the var input_format (handed over as JSON) reads as `label_studio`: every
+    family for `label_studio`, and for a mapping per family those it maps to it."""
+    try:
+        value = json.loads(setting) if setting else "native"
+    except ValueError:
+        value = setting
+    if isinstance(value, dict):
+        return tuple(name for name in FAMILIES if value.get(name) == "label_studio")
+    return FAMILIES if value == "label_studio" else ()
+
+
+def _find_files(folder, families=FAMILIES):
     if not os.path.isdir(folder):
         raise LabelStudioExportError(f"input_path '{folder}' is not a folder (var input_path)")
     found = []
     for entry in sorted(os.listdir(folder)):
         path = os.path.join(folder, entry)
         lower = entry.lower()
-        family = next((name for name in FAMILIES if lower.startswith(name)), None)
+        family = next((name for name in families if lower.startswith(name)), None)
         if entry.startswith(".") or family is None or not os.path.isfile(path):
             continue
         if not lower.endswith(ENDINGS):
@@ -247,13 +261,14 @@ def _find_files(folder):
     if not found:
         raise LabelStudioExportError(
             f"input_path '{folder}' holds no Label Studio export: name each export like its task family"
-            " (retrieval*, grounding*, generation*)")
+            f" ({', '.join(name + '*' for name in families)})")
     return found
 
 
 def model(dbt, session):
     dbt.config(materialized="table")
     folder = _setting(dbt.config.get("input_path"))
+    families = label_studio_families(dbt.config.get("input_format"))
     if folder is None:
         raise LabelStudioExportError("input_format 'label_studio' needs the var input_path, the folder of the exports")
     folder = os.path.abspath(folder)
@@ -263,7 +278,7 @@ def model(dbt, session):
         with open(path, "w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out, lineterminator="\n")
             writer.writerow(COLUMNS)
-            for file_index, (file_path, family) in enumerate(_find_files(folder), start=1):
+            for file_index, (file_path, family) in enumerate(_find_files(folder, families), start=1):
                 for row in _read_file(file_path, family, file_index):
                     writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
         types = ", ".join(f"'{c}': '{'BIGINT' if c in ('file_index', 'source_row') else 'VARCHAR'}'" for c in COLUMNS)

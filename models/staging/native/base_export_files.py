@@ -1,8 +1,9 @@
 """The 0005 files of one folder as read (files mode): every row of every input, every value as text.
 
 Each file of `input_path` whose name starts with an input's name (retrieval, grounding,
-generation, annotators, records; any case) is read (with another var input_format than
-`native`, only the annotators and records files: the tool's own export is read by its models):
+generation, annotators, records; any case) is read (of the three exports, only those of the
+families the var input_format reads as `native`: a tool's own export is read by its models,
+and a family mapped to a tool may have files of that tool named like it):
 CSV files ending in .csv, .tsv or .txt (also
 gzip-compressed, .gz) and Parquet files; a file so named in any other format stops the build, so
 that no rows are left out unnoticed. All are appended by column name, with:
@@ -44,6 +45,7 @@ import codecs
 import csv
 import gzip
 import io
+import json
 import os
 import re
 import shutil
@@ -384,6 +386,20 @@ def _parquet_scan(session, path, input_name, file_index):
             f" cast(null as varchar) as ragmart_malformed_record{', ' + selected if selected else ''} from {reader}")
 
 
+def native_families(setting):
+    """The families the var input_format (handed over as JSON) reads as `native`, in the order of
+    INPUTS: every family for `native`, none for one tool's format, and for a mapping per family the
+    families it maps to `native` or leaves out."""
+    families = INPUTS[:3]
+    try:
+        value = json.loads(setting) if setting else "native"
+    except ValueError:
+        value = setting
+    if isinstance(value, dict):
+        return [name for name in families if (value.get(name) or "native") == "native"]
+    return families if (value or "native") == "native" else []
+
+
 def _listed(setting):
     """The families of the var allow_empty_exports, handed over as comma-separated text."""
     return {name.strip().lower() for name in (_setting(setting) or "").split(",") if name.strip()}
@@ -411,7 +427,7 @@ def model(dbt, session):
     # each dbt.config.get on a line of its own: dbt finds the settings a Python model reads in its code
     encoding_setting = _setting(dbt.config.get("input_encoding"))
     forced_delimiter = _setting(dbt.config.get("csv_delimiter"))
-    input_format = _setting(dbt.config.get("input_format")) or "native"
+    families = native_families(dbt.config.get("input_format"))
     allowed_empty = _listed(dbt.config.get("allow_empty_exports"))
     if folder is None:
         raise ExportFileError("input_mode 'files' needs the var input_path, the folder of the exports,"
@@ -426,12 +442,11 @@ def model(dbt, session):
         if forced_delimiter not in DELIMITERS:
             raise ExportFileError(f"var csv_delimiter must be ',', ';' or a tab, got {forced_delimiter!r}")
 
-    # a tool's own export (another input_format) is read by its own models; here only the
-    # annotators and records files beside it
-    inputs = INPUTS if input_format == "native" else ["annotators", "records"]
+    # a tool's own export (another input_format) is read by its own models; here the exports of
+    # the native families, and the annotators and records files beside every format
+    inputs = families + ["annotators", "records"]
     found, ignored = _find_files(folder, inputs)
-    missing = [f"{name}*" for name in ["retrieval", "grounding", "generation"] if input_format == "native"
-               and not found[name]]
+    missing = [f"{name}*" for name in families if not found[name]]
     if missing:
         others = ", ".join(ignored) if ignored else "none"
         raise ExportFileError(

@@ -1,10 +1,12 @@
 {#-
-    The annotators of a Phoenix export: the rows of the 0005 annotators input (optional here, for
-    roles: Phoenix records no adjudicator), and for every annotator id of the labels that it does
-    not list, the kind Phoenix records with its annotations (`HUMAN`, `LLM`, `CODE`) in the role
-    `annotator`. An unlisted id that Phoenix records with two kinds gives a row for each, and
+    The annotators a Phoenix export records that the 0005 annotators input does not list: for
+    every annotator id of the labels of the families read from Phoenix, the kind Phoenix records
+    with its annotations (`HUMAN`, `LLM`, `CODE`). The annotators input stays optional (for roles:
+    Phoenix records no adjudicator); stg_annotation_exports__annotators adds these ids to it in the
+    role `annotator`. An unlisted id that Phoenix records with two kinds gives a row for each, and
     assert_annotators_are_valid stops the build naming it.
 -#}
+{%- set phoenix_families = ragmart_families_in_format('phoenix') %}
 
 with
 
@@ -17,10 +19,11 @@ listed as (
 labels as (
 
     select * from {{ ref('stg_phoenix__labels') }}
+    where family in ('{{ phoenix_families | join("', '") }}')
 
 ),
 
-recorded as (
+final as (
 
     select distinct
         labels.annotator_id,
@@ -35,36 +38,6 @@ recorded as (
             from listed
             where {{ ragmart_clean_text('listed.annotator_id') }} is not null
         )
-
-),
-
-final as (
-
-    select
-        annotation_row_id,
-        source_file,
-        source_row,
-        malformed_record,
-        annotator_id,
-        annotator_kind,
-        role,
-        display_name
-
-    from listed
-
-    union all
-
-    select
-        cast(null as bigint) as annotation_row_id,
-        source_file,
-        cast(null as bigint) as source_row,
-        cast(null as {{ dbt.type_string() }}) as malformed_record,
-        annotator_id,
-        annotator_kind,
-        'annotator' as role,
-        cast(null as {{ dbt.type_string() }}) as display_name
-
-    from recorded
 
 )
 

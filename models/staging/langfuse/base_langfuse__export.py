@@ -1,0 +1,307 @@
+"""A Langfuse blob-storage export as read (input_format `langfuse`): every score, observation and trace.
+
+The folder `input_path` holds Langfuse's scheduled export as it lands in the bucket (Langfuse's
+"Export to blob storage" and "Blob Storage Export Field Reference" pages): a folder per project,
+`<project-id>/`, with `scores/` and either `observations_v2/` (enriched observations, the
+recommended mode) or `traces/` + `observations/` (legacy), each holding one file per export window,
+`{timestamp}.{parquet|json|jsonl|csv}[.gz]`, and `manifests/{timestamp}.json`, one per completed run,
+whose `files[].key` lists every data file the run wrote (the full object key, with the bucket's
+prefix). Only the data files a manifest lists are read: a file no manifest lists belongs to a run
+that did not complete (Langfuse retries it under the same keys). A project folder without any
+manifest is read whole. Other files (the other folders of the bucket, `DEPRECATION_NOTICE.txt`)
+are not data files. The project: the var `langfuse_project` (a project id), else the one project
+folder of `input_path`; several stop the build, naming them.
+
+One row per data row of every table read (`row_kind` `score`, `observation` or `trace`), and one
+row per data file of the project (`row_kind` `file`, with `is_listed`: whether a manifest lists
+it; the data rows of an unlisted file are not read), every value as text: JSON and Parquet values
+as their text (numbers as written, objects and arrays as compact JSON, timestamps as Langfuse
+writes them in CSV, `YYYY-MM-DD HH:MM:SS.ffffff` in UTC), CSV cells as they are (an empty cell is
+null). `source_file` is the file's path under the project folder (`scores/2026-11-20T10-00.jsonl`)
+and `source_row` its 1-based data row (CSV), line (JSONL) or position (JSON, Parquet);
+`file_index` numbers the files of the project by table and name.
+
+The texts the staging models read are resolved here: `input_text` and `output_text` are the input
+and output as a text (a value that is a JSON string is that string; other JSON stays as given
+unless the var `langfuse_input_path` / `langfuse_output_path` names a dotted path to the text
+inside it), `context_text` the items of a RETRIEVER observation's output joined with ` [SEP] `
+(a JSON list's items: strings, or the objects' `page_content`, `content` or `text`; another output
+is one item), `language` the `language` of the metadata, `metadata_annotator_id` the
+`annotator_id` of a score's metadata. The staging models (stg_langfuse__*) keep one version of
+each id and turn the scores into the 0005 rows of grounding and generation.
+"""
+
+import csv
+import datetime
+import gzip
+import io
+import json
+import os
+import tempfile
+
+COLUMNS = [
+    "row_kind", "table_name", "file_index", "source_file", "source_row", "is_listed",
+    "id", "trace_id", "observation_id", "session_id", "updated_at", "timestamp",
+    "name", "data_type", "value", "string_value", "source", "comment",
+    "author_user_id", "evaluator_id", "metadata_annotator_id",
+    "observation_type", "parent_observation_id", "start_time",
+    "input_text", "output_text", "context_text", "language", "release", "version", "environment",
+]
+TABLES = {"scores": "score", "observations_v2": "observation", "observations": "observation", "traces": "trace"}
+ENDINGS = (".parquet", ".json", ".jsonl", ".csv", ".json.gz", ".jsonl.gz", ".csv.gz")
+SEPARATOR = " [SEP] "
+ITEM_KEYS = ("page_content", "content", "text")
+
+
+class LangfuseExportError(Exception):
+    """A Langfuse export that the build cannot read as it is."""
+
+
+def _setting(value):
+    if value is None or str(value).strip() in ("", "None", "none", "null"):
+        return None
+    return str(value)
+
+
+def _text(value):
+    """A value as text: None and empty text as None, numbers as written, structures as compact JSON,
+    times as Langfuse writes them in CSV."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return None
+        return repr(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC).replace(tzinfo=None)
+        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    text = str(value)
+    return text if text != "" else None
+
+
+def _structure(value):
+    """An object or array from a JSON or Parquet value or a JSON text; else None. A Parquet map
+    may come as a dict, a list of key/value pairs or a key list and a value list."""
+    if isinstance(value, dict):
+        if set(value) == {"key", "value"} and isinstance(value["key"], list):  # a map as two lists
+            return dict(zip(value["key"], value["value"]))
+        return value
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(item, dict) and set(item) == {"key", "value"} for item in value):
+            return {item["key"]: item["value"] for item in value}
+        return list(value)
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _as_text(value, path=None):
+    """An input or output as a text: a JSON string is that string; with a dotted path, the value
+    at that path of the JSON (when present); other values as given."""
+    text = _text(value)
+    if text is None:
+        return None
+    parsed = value
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return text
+    if path:
+        found = parsed
+        for key in path.split("."):
+            found = found.get(key) if isinstance(found, dict) else None
+        if found is not None:
+            return found if isinstance(found, str) else _text(found)
+    return parsed if isinstance(parsed, str) else text
+
+
+def _context_text(value):
+    """The items of a RETRIEVER observation's output joined with ` [SEP] `."""
+    parsed = value
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+    items = parsed if isinstance(parsed, list) else [parsed]
+    texts = []
+    for item in items:
+        if isinstance(item, dict):
+            item = next((item[key] for key in ITEM_KEYS if item.get(key) is not None), item)
+        text = item if isinstance(item, str) else _text(item)
+        if text is not None:
+            texts.append(text)
+    return SEPARATOR.join(texts) if texts else None
+
+
+def _metadata(value, key):
+    metadata = _structure(value)
+    return _text(metadata.get(key)) if isinstance(metadata, dict) else None
+
+
+def _open_text(path):
+    raw = gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+
+
+def _records(session, path):
+    """(1-based row, record) of a data file in any of Langfuse's file types."""
+    lower = path.lower()
+    try:
+        if lower.endswith(".parquet"):
+            cursor = session.execute("select * from read_parquet(?)", [path])
+            names = [d[0] for d in cursor.description]
+            return [(n, dict(zip(names, values))) for n, values in enumerate(cursor.fetchall(), start=1)]
+        with _open_text(path) as handle:
+            if lower.endswith((".csv", ".csv.gz")):
+                reader = csv.DictReader(handle)
+                return [(n, {k: (v if v != "" else None) for k, v in row.items()})
+                        for n, row in enumerate(reader, start=1)]
+            if lower.endswith((".jsonl", ".jsonl.gz")):
+                return [(n, json.loads(line)) for n, line in enumerate(handle, start=1) if line.strip()]
+            content = json.load(handle)
+    except (OSError, ValueError, UnicodeDecodeError, csv.Error) as error:
+        raise LangfuseExportError(f"{path}: the file cannot be read as a Langfuse export file ({error})") from None
+    if isinstance(content, dict):  # a JSON file of one object per line is JSONL; a single object is one row
+        content = [content]
+    if not isinstance(content, list):
+        raise LangfuseExportError(f"{path}: a JSON export file holds an array of rows")
+    return list(enumerate(content, start=1))
+
+
+def _row(kind, record, input_path, output_path):
+    get = record.get
+    row = {
+        "id": _text(get("id")), "trace_id": _text(get("trace_id")), "updated_at": _text(get("updated_at")),
+        "timestamp": _text(get("timestamp")), "environment": _text(get("environment")),
+    }
+    if kind == "score":
+        row.update({
+            "observation_id": _text(get("observation_id")), "session_id": _text(get("session_id")),
+            "name": _text(get("name")), "data_type": _text(get("data_type")), "value": _text(get("value")),
+            "string_value": _text(get("string_value")), "source": _text(get("source")),
+            "comment": _text(get("comment")), "author_user_id": _text(get("author_user_id")),
+            "evaluator_id": _text(get("evaluator_id")),
+            "metadata_annotator_id": _metadata(get("metadata"), "annotator_id"),
+        })
+    else:
+        if kind == "trace":
+            row["trace_id"] = row["id"]
+        row.update({
+            "observation_type": _text(get("type")), "parent_observation_id": _text(get("parent_observation_id")),
+            "start_time": _text(get("start_time")),
+            "input_text": _as_text(get("input"), input_path), "output_text": _as_text(get("output"), output_path),
+            "context_text": _context_text(get("output")) if _text(get("type")) == "RETRIEVER" else None,
+            "language": _metadata(get("metadata"), "language"), "release": _text(get("release")),
+            "version": _text(get("version")),
+        })
+    return row
+
+
+def _project_folder(folder, project):
+    if not os.path.isdir(folder):
+        raise LangfuseExportError(f"input_path '{folder}' is not a folder (var input_path)")
+    projects = sorted(
+        entry for entry in os.listdir(folder)
+        if os.path.isdir(os.path.join(folder, entry)) and not entry.startswith(".")
+        and any(os.path.isdir(os.path.join(folder, entry, table)) for table in (*TABLES, "manifests")))
+    if project is not None:
+        if project not in projects:
+            raise LangfuseExportError(
+                f"input_path '{folder}' has no Langfuse project folder '{project}' (var langfuse_project);"
+                f" project folders: {', '.join(projects) or 'none'}")
+        return os.path.join(folder, project)
+    if not projects:
+        raise LangfuseExportError(
+            f"input_path '{folder}' holds no Langfuse export: a project folder (<project-id>/) with scores/"
+            " and observations_v2/ (or traces/ and observations/), as Langfuse's blob-storage export writes it")
+    if len(projects) > 1:
+        raise LangfuseExportError(
+            f"input_path '{folder}' holds the exports of several Langfuse projects: {', '.join(projects)}."
+            " Name the one to read with the var langfuse_project, e.g. --vars '" + chr(123)
+            + f"langfuse_project: {projects[0]}" + chr(125) + "'")
+    return os.path.join(folder, projects[0])
+
+
+def _listed_keys(project_folder):
+    """The paths under the project folder that the manifests list; None without any manifest."""
+    manifests = os.path.join(project_folder, "manifests")
+    names = sorted(n for n in os.listdir(manifests) if n.lower().endswith(".json")) if os.path.isdir(manifests) else []
+    if not names:
+        return None
+    project = os.path.basename(project_folder)
+    listed = set()
+    for name in names:
+        try:
+            with open(os.path.join(manifests, name), encoding="utf-8") as handle:
+                manifest = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise LangfuseExportError(f"manifests/{name}: the manifest cannot be read ({error})") from None
+        for entry in manifest.get("files") or []:
+            key = str(entry.get("key") or "") if isinstance(entry, dict) else ""
+            # the key is the full object key, `{prefix}{project-id}/{table}/{file}`: its path under the project
+            marker = project + "/"
+            listed.add(key[key.rindex(marker) + len(marker):] if marker in key else key)
+    return listed
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    folder = _setting(dbt.config.get("input_path"))
+    project = _setting(dbt.config.get("langfuse_project"))
+    input_path = _setting(dbt.config.get("langfuse_input_path"))
+    output_path = _setting(dbt.config.get("langfuse_output_path"))
+    if folder is None:
+        raise LangfuseExportError("input_format 'langfuse' needs the var input_path, the folder of the export")
+    project_folder = _project_folder(os.path.abspath(folder), project)
+    listed = _listed_keys(project_folder)
+    work_dir = tempfile.mkdtemp(prefix="ragmart_langfuse_")
+    path = os.path.join(work_dir, "export.csv")
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(COLUMNS)
+            file_index = 0
+            for table in sorted(TABLES):
+                table_folder = os.path.join(project_folder, table)
+                if not os.path.isdir(table_folder):
+                    continue
+                for name in sorted(os.listdir(table_folder), key=lambda n: n.encode()):
+                    if not name.lower().endswith(ENDINGS):
+                        continue
+                    file_index += 1
+                    relative = f"{table}/{name}"
+                    is_listed = listed is None or relative in listed
+                    base = {"table_name": table, "file_index": file_index, "source_file": relative,
+                            "is_listed": "true" if is_listed else "false", "manifest_found": listed is not None}
+                    writer.writerow(["file" if c == "row_kind" else base.get(c, "") for c in COLUMNS[:6]]
+                                    + ["" for _ in COLUMNS[6:]])
+                    if not is_listed:
+                        continue
+                    for source_row, record in _records(session, os.path.join(table_folder, name)):
+                        if not isinstance(record, dict):
+                            raise LangfuseExportError(f"{relative}: row {source_row} is not an object")
+                        row = _row(TABLES[table], record, input_path, output_path)
+                        row.update(base, row_kind=TABLES[table], source_row=source_row)
+                        writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+        types = ", ".join(f"'{c}': '{'BIGINT' if c in ('file_index', 'source_row') else 'VARCHAR'}'" for c in COLUMNS)
+        session.execute(
+            f"create or replace temp table ragmart_langfuse_export as select * from read_csv('{path}',"
+            " header = true, auto_detect = false, columns = {" + types + "}, quote = '\"', escape = '\"',"
+            " max_line_size = 67108864)"
+        ).fetchall()
+    finally:
+        os.remove(path)
+        os.rmdir(work_dir)
+    return session.sql(
+        "select * replace (is_listed = 'true' as is_listed),"
+        f" {'true' if listed is not None else 'false'} as has_manifest from ragmart_langfuse_export")

@@ -1,0 +1,112 @@
+{#-
+    Langfuse's scores of the generation labels as generation rows (the 0005 shape of
+    stg_native__generation): one row per (trace, annotator), each label the annotator's score of that
+    name on the trace or any of its observations (the latest when several), empty when the
+    annotator gave none. The record is the trace; query, answer and language come
+    from stg_langfuse__traces. created_at is the latest update of the row's label scores; notes the
+    annotator's latest `notes` score of the trace (it does not move created_at). The row is placed
+    by its latest score: its file, its row there, and its number (file × 10^12 + row).
+-#}
+{%- set labels = ragmart_task_spec('generation').labels %}
+
+with
+
+scores as (
+
+    select * from {{ ref('stg_langfuse__scores') }}
+
+),
+
+traces as (
+
+    select * from {{ ref('stg_langfuse__traces') }}
+
+),
+
+labels as (
+
+    select
+        *,
+        row_number() over (
+            partition by trace_id, annotator_id, label_name
+            order by updated_at_utc desc, score_key desc
+        ) as label_version,
+        row_number() over (
+            partition by trace_id, annotator_id
+            order by updated_at_utc desc, score_key desc
+        ) as row_version
+
+    from scores
+    where family = 'generation'
+
+),
+
+notes as (
+
+    select
+        trace_id,
+        annotator_id,
+        value_text as notes,
+        row_number() over (
+            partition by trace_id, annotator_id
+            order by updated_at_utc desc, score_key desc
+        ) as notes_version
+
+    from scores
+    where family = 'notes'
+
+),
+
+per_row as (
+
+    select
+        trace_id,
+        annotator_id,
+        max(case when row_version = 1 then score_key end) as annotation_row_id,
+        max(case when row_version = 1 then source_file end) as source_file,
+        max(case when row_version = 1 then source_row end) as source_row,
+        max(case when row_version = 1 then updated_at end) as created_at,
+        {%- for label in labels %}
+        max(case when label_name = '{{ label }}' then value_text end) as {{ label }}
+        {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from labels
+    where label_version = 1
+    group by
+        trace_id,
+        annotator_id
+
+),
+
+final as (
+
+    select
+        per_row.annotation_row_id,
+        per_row.source_file,
+        per_row.source_row,
+        cast(null as {{ dbt.type_string() }}) as malformed_record,
+        per_row.trace_id as record_uuid,
+        per_row.annotator_id,
+        'generation' as task,
+        traces.language,
+        per_row.created_at,
+        traces.query,
+        traces.answer,
+        {%- for label in labels %}
+        per_row.{{ label }},
+        {%- endfor %}
+        notes.notes
+
+    from per_row
+    left join traces
+        on per_row.trace_id = traces.trace_id
+    left join notes
+        on
+            per_row.trace_id = notes.trace_id
+            and per_row.annotator_id is not distinct from notes.annotator_id
+            and notes.notes_version = 1
+
+)
+
+select * from final
