@@ -211,11 +211,17 @@ def runs(tmp_path_factory):
     out = {}
 
     def build(case, folder, variables, select, must_pass):
-        database = root / f"{case}.duckdb"
+        # the folder through the link `input` and the database as the kit's builds name it: runs with
+        # the same other vars (and the phoenix_db build) then share dbt's parse (kit.builds.run_dbt)
+        link, database = root / "input", root / f"{case}.duckdb"
+        link.unlink(missing_ok=True)
+        link.symlink_to(folder, target_is_directory=True)
         args = ["build", "--exclude", "resource_type:seed", "resource_type:unit_test",
-                "--vars", json.dumps({"input_mode": "files", "input_path": str(folder), **variables})]
+                "--vars", json.dumps({"input_mode": "files", "input_path": link.name, **variables})]
         result = run_dbt(project, args + (["--select", *select, "--indirect-selection", "cautious"] if select else []),
-                         env={"RAGMART_DUCKDB_PATH": database.name})
+                         env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+        if (root / "ragmart.duckdb").exists():
+            (root / "ragmart.duckdb").rename(database)
         text = result.stdout + result.stderr
         failed = [r for r in read_run_results(project) if r["status"] in ("error", "fail")]
         if must_pass:

@@ -37,6 +37,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import reference as R
+import yaml
 from export_schema import write_csv
 
 from kit import dbt_process
@@ -114,7 +115,13 @@ def _parse_cache(project: Path, args: list[str], env: dict | None) -> Path | Non
         return None
     def after(flag: str) -> str | None:
         return args[args.index(flag) + 1] if flag in args[:-1] else None
-    key = repr((after("--vars"), after("--target"), (env or {}).get("RAGMART_DUCKDB_PATH")))
+    variables = after("--vars")
+    if variables is not None:                             # dbt compares the vars, not how they are written
+        try:
+            variables = json.dumps(yaml.safe_load(variables), sort_keys=True)
+        except yaml.YAMLError:
+            pass
+    key = repr((variables, after("--target"), (env or {}).get("RAGMART_DUCKDB_PATH")))
     return PARSE_CACHES[0] / f"run-parse-{hashlib.sha256(key.encode()).hexdigest()[:16]}.msgpack"
 
 
