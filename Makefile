@@ -229,7 +229,8 @@ clean:
 
 # Arize Phoenix (requirements-phoenix.txt) in its own venv: scripts/make_phoenix_fixtures.py starts a
 # local Phoenix (loopback only, a temporary database), sends traces and annotations of the sample and
-# rewrites tests/python/fixtures/phoenix from what Phoenix wrote. The tests read those committed files.
+# rewrites tests/python/fixtures/phoenix from what Phoenix wrote; then the same to a Phoenix whose database
+# is the throwaway PostgreSQL of scripts/postgres.sh, dumped with pg_dump. The tests read those committed files.
 PHOENIX_VENV ?= .venv-phoenix
 
 $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-installed
@@ -238,7 +239,7 @@ $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-instal
 	@touch $@
 
 phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
-	$(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py
+	scripts/postgres.sh run $(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py
 
 # Label Studio (requirements-label-studio.txt) in its own venv: scripts/make_label_studio_fixtures.py starts
 # a local Label Studio (loopback only, a temporary SQLite database), has annotator accounts submit labels
