@@ -429,7 +429,7 @@ def pg_build(phoenix_pg, tmp_path_factory):
     non-default schema, the read-only role in a non-UTC session, Phoenix's asyncpg URL with a query
     parameter); then a build that stops at the base model on a refused connection, in the same project
     copy (one log)."""
-    as_written = _reader().read_export(None, None, PROJECT_NAME, phoenix_pg.url(), phoenix_pg.schema)
+    as_written = list(_reader().read_export(None, None, PROJECT_NAME, phoenix_pg.url(), phoenix_pg.schema))
     _take_sqlite_times(phoenix_pg)
     root = tmp_path_factory.mktemp("phoenix_pg")
     project = prepare_project(root, None)
@@ -526,7 +526,7 @@ def test_the_password_appears_nowhere_in_output_log_files_or_marts(pg_build):
 
 def _stops(reader, *args, match: str) -> str:
     with pytest.raises(reader.PhoenixExportError, match=match) as error:
-        reader.read_export(None, *args)
+        list(reader.read_export(None, *args))
     message = str(error.value)
     assert PASSWORD not in message and urllib.parse.quote(PASSWORD, safe="") not in message, message
     return message
@@ -620,9 +620,9 @@ def test_the_reader_reads_one_read_only_snapshot_in_the_role_s_time_zone(phoenix
 def test_sqlite_urls_read_the_file_as_the_folder_does(tmp_path, monkeypatch):
     reader = _reader()
     expected = reader._read_database(str(FIXTURES / "db" / "phoenix.db"), PROJECT_NAME)
-    absolute = reader.read_export(None, None, PROJECT_NAME, f"sqlite:///{FIXTURES / 'db' / 'phoenix.db'}")
+    absolute = list(reader.read_export(None, None, PROJECT_NAME, f"sqlite:///{FIXTURES / 'db' / 'phoenix.db'}"))
     monkeypatch.chdir(FIXTURES)
-    relative = reader.read_export(None, None, PROJECT_NAME, "sqlite:///db/phoenix.db")
+    relative = list(reader.read_export(None, None, PROJECT_NAME, "sqlite:///db/phoenix.db"))
     assert absolute == expected and relative == expected
     import build
 

@@ -6,7 +6,9 @@ own setting: `postgresql://user:password@host:5432/db`, also `postgresql+asyncpg
 or `sqlite:///relative/path.db`, `sqlite:////absolute/path.db`), its tables are read in place, from the
 schema PHOENIX_SQL_DATABASE_SCHEMA (PostgreSQL; default `public`), in one `REPEATABLE READ READ ONLY`
 transaction (a consistent snapshot; nothing is written), times as UTC instants whatever the session's
-time zone. PostgreSQL is read with psycopg2 (libpq), SQLite with Python's own sqlite3. The folder
+time zone. PostgreSQL is read with psycopg2 (libpq), SQLite with Python's own sqlite3; the rows are
+written out as they come (PostgreSQL's in batches, a server-side cursor), so that a large Phoenix need
+not fit in memory. The folder
 `input_path` is then optional and holds only the annotators* and records* files: Phoenix files in it as
 well stop the build, naming both. The database is named `postgresql://user:***@host:port/db` in every
 message and in `source_file`; its password appears nowhere.
@@ -201,6 +203,20 @@ class Database:
         finally:
             cursor.close()
 
+    def stream(self, query, *params):
+        """The rows of `query` one at a time: PostgreSQL sends them in batches (a server-side cursor),
+        so that a large project need not fit in memory."""
+        if self.dialect == "postgres":
+            cursor = self.connection.cursor(name="ragmart_phoenix_rows")
+            cursor.itersize = 2000
+        else:
+            cursor = self.connection.cursor()
+        try:
+            cursor.execute(query.replace("?", "%s") if self.dialect == "postgres" else query, params)
+            yield from cursor
+        finally:
+            cursor.close()
+
     def columns(self):
         """The columns of each of Phoenix's tables that the database (schema) has, by table."""
         found = {}
@@ -336,8 +352,9 @@ def _open_url(url, schema):
                                      f" {DATABASE_URL} right?") from None
         raise PhoenixExportError(f"cannot connect to Phoenix's database {masked} ({where}): {reason}") from None
     try:
-        connection.autocommit = True  # the transaction below is begun and ended explicitly
-        connection.cursor().execute("begin transaction isolation level repeatable read read only")
+        # psycopg2 begins the transaction with the first statement: BEGIN ISOLATION LEVEL REPEATABLE READ
+        # READ ONLY; Database.close ends it
+        connection.set_session(isolation_level="REPEATABLE READ", readonly=True)
         connection.cursor().execute("select set_config('search_path', %s, true)",
                                     (psycopg2.extensions.quote_ident(schema, connection),))
     except psycopg2.Error as error:
@@ -372,9 +389,13 @@ def _check_layout(database):
 
 
 def _read_database(source, project):
-    """The rows of `project` (None: the one project with annotations) of a Phoenix database: `source` is
-    an open Database or the path of a SQLite file."""
-    database = _open_sqlite(source) if isinstance(source, str) else source
+    """The rows of `project` (None: the one project with annotations) of a Phoenix database, as a list:
+    `source` is an open Database or the path of a SQLite file."""
+    return list(_database_rows(_open_sqlite(source) if isinstance(source, str) else source, project))
+
+
+def _database_rows(database, project):
+    """The rows of `project` of an open Database, one at a time (closes the database at the end)."""
     file_name = database.name
     try:
         _check_layout(database)
@@ -399,13 +420,12 @@ def _read_database(source, project):
             raise PhoenixExportError(f"{file_name}: no project named '{project}' (var phoenix_project); the"
                                      f" database has {', '.join(names) or 'none'}")
         project_id = found[0][0]
-        rows = []
-        for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in database.rows(
+        for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in database.stream(
                 """select s.id, t.trace_id, s.span_id, s.parent_id, s.span_kind, s.attributes
                    from spans s join traces t on s.trace_rowid = t.id where t.project_rowid = ? order by s.id""",
                 project_id):
             attributes = _structure(attributes) or {}
-            rows += _span_rows(file_name, span_rowid, trace_id, span_id, parent_id, span_kind,
+            yield from _span_rows(file_name, span_rowid, trace_id, span_id, parent_id, span_kind,
                                _nested(attributes, "input", "value"), _nested(attributes, "output", "value"),
                                attributes.get("metadata"), _nested(attributes, "retrieval", "documents"))
         annotation_columns = ("a.id, a.name, a.label, a.score, a.explanation, a.annotator_kind, a.identifier,"
@@ -423,11 +443,9 @@ def _read_database(source, project):
         }
         for target, query in queries.items():
             for (trace_id, span_id, position, annotation_id, name, label, score, explanation, kind, identifier,
-                 metadata, created_at, updated_at) in database.rows(query, project_id):
-                rows.append(_annotation_row(target, file_name, annotation_id, trace_id, span_id, position, name,
-                                            label, score, explanation, kind, identifier, metadata, created_at,
-                                            updated_at))
-        return rows
+                 metadata, created_at, updated_at) in database.stream(query, project_id):
+                yield _annotation_row(target, file_name, annotation_id, trace_id, span_id, position, name, label,
+                                      score, explanation, kind, identifier, metadata, created_at, updated_at)
     except PhoenixExportError:
         raise
     except database.errors as error:
@@ -545,8 +563,8 @@ def _find_export(folder):
 
 
 def read_export(session, folder, project, url=None, schema=None):
-    """Every row of the Phoenix export: the database of `url` (PHOENIX_SQL_DATABASE_URL) when set, else the
-    folder's database or frames."""
+    """Every row of the Phoenix export, an iterable (a database's rows are read as they are written out):
+    the database of `url` (PHOENIX_SQL_DATABASE_URL) when set, else the folder's database or frames."""
     if url is not None:
         masked = _masked(url)
         if folder is not None:
@@ -558,7 +576,7 @@ def read_export(session, folder, project, url=None, schema=None):
                     f"two Phoenix sources: {DATABASE_URL} names Phoenix's database {masked}, and input_path"
                     f" '{folder}' holds a Phoenix export ({', '.join(found)}); read one: unset {DATABASE_URL} to"
                     " read the folder, or keep only the annotators* and records* files in it")
-        return _read_database(_open_url(url, schema), project)
+        return _database_rows(_open_url(url, schema), project)
     if folder is None:
         raise PhoenixExportError(
             f"input_format 'phoenix' needs Phoenix's database: set {DATABASE_URL} to it (Phoenix's own setting, e.g."
@@ -566,7 +584,7 @@ def read_export(session, folder, project, url=None, schema=None):
             " or give the folder of its SQLite file or exported frames (make build-files INPUT=folder; the var"
             " input_path)")
     database, frames = _find_export(folder)
-    return _read_database(database, project) if database else _read_frames(session, folder, frames)
+    return _database_rows(_open_sqlite(database), project) if database else _read_frames(session, folder, frames)
 
 
 def model(dbt, session):
