@@ -544,6 +544,17 @@ def test_a_wrong_url_stops_the_build_saying_so(phoenix_pg, url, match):
     _stops(_reader(), None, None, url, None, match=match)
 
 
+def test_a_password_written_without_percent_encoding_is_masked_all_the_same():
+    """`@`, `/`, `?`, `#` of a password as typed: the last `@` ends it (a refused connection here)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    message = _stops(_reader(), None, None, f"postgresql+asyncpg://reader:{PASSWORD}@127.0.0.1:{port}/phoenix", None,
+                     match="was refused")
+    assert message.startswith(f"cannot connect to Phoenix's database postgresql://reader:***@127.0.0.1:{port}/phoenix:"
+                              f" the connection to 127.0.0.1 port {port} was refused"), message
+
+
 def test_a_schema_without_phoenix_tables_stops_naming_the_schemas_that_have_them(phoenix_pg):
     message = _stops(_reader(), None, None, phoenix_pg.url(), "public", match="holds none of Phoenix's tables")
     assert message.startswith(f"{phoenix_pg.masked()} (schema public, PHOENIX_SQL_DATABASE_SCHEMA)"), message

@@ -257,12 +257,21 @@ def _url_parts(url):
     scheme, separator, rest = url.strip().partition("://")
     if not separator:
         return None
-    rest, _, query = rest.partition("?")
+    # the last `@` ends the user's part, even when a password holds `@`, `/` or `?` not percent-encoded
     at = rest.rfind("@")
     user_info, location = (rest[:at], rest[at + 1:]) if at >= 0 else ("", rest)
+    location, _, query = location.partition("?")
     user, has_password, password = user_info.partition(":")
     host_port, _, database = location.partition("/")
     return scheme.lower(), user, password if has_password else None, host_port, database, query
+
+
+def _host_and_port(host_port):
+    """(host, port text) of `host:port`, `[ipv6]:port` or a host alone (port text empty)."""
+    if host_port.endswith("]") or ":" not in host_port:
+        return host_port.strip("[]"), ""
+    host, _, port = host_port.rpartition(":")
+    return host.strip("[]"), port
 
 
 def _masked(url):
@@ -275,9 +284,7 @@ def _masked(url):
     if scheme.split("+")[0] == "sqlite":
         return url.strip().partition("?")[0]
     credentials = urllib.parse.unquote(user) + (":***" if password is not None or "password=" in query else "")
-    host, _, port = host_port.rpartition(":") if not host_port.endswith("]") else (host_port, "", "")
-    if not host:
-        host, port = port, ""
+    host, port = _host_and_port(host_port)
     return (f"postgresql://{credentials + '@' if credentials else ''}{host or 'localhost'}:{port or 5432}"
             f"/{urllib.parse.unquote(database)}")
 
@@ -320,12 +327,10 @@ def _open_url(url, schema):
                 " before a relative path (sqlite:///phoenix.db) and four before an absolute one"
                 " (sqlite:////data/phoenix.db)")
         return _open_sqlite(os.path.abspath(urllib.parse.unquote(path[1:])))
-    try:
-        parsed = urllib.parse.urlsplit("postgresql://" + url.strip().partition("://")[2])
-        port = parsed.port
-    except ValueError as error:
-        raise PhoenixExportError(f"{DATABASE_URL} is not a URL of Phoenix's database ({masked}):"
-                                 f" {scrub(error)}") from None
+    host, port = _host_and_port(host_port)
+    if port and not port.isdigit():
+        raise PhoenixExportError(f"{DATABASE_URL} is not a URL of Phoenix's database ({masked}): its port"
+                                 f" '{scrub(port)}' is not a number")
     settings = {"connect_timeout": "10", "application_name": "ragmart"}
     settings.update(urllib.parse.parse_qsl(query, keep_blank_values=True))
     if "ssl" in settings:  # asyncpg's name of libpq's sslmode
@@ -333,7 +338,7 @@ def _open_url(url, schema):
     if password is not None:
         settings["password"] = urllib.parse.unquote(password)
     settings.update({key: value for key, value in (("user", urllib.parse.unquote(user)),
-                                                   ("host", parsed.hostname), ("port", port),
+                                                   ("host", urllib.parse.unquote(host)), ("port", port),
                                                    ("dbname", urllib.parse.unquote(database))) if value})
     schema = schema or "public"
     import psycopg2
@@ -345,7 +350,7 @@ def _open_url(url, schema):
                                  f" {scrub(str(error).strip())}") from None
     except psycopg2.OperationalError as error:
         reason = " ".join(scrub(str(error)).split())
-        where = f"{parsed.hostname or 'localhost'} port {port or 5432}"
+        where = f"{host or 'localhost'} port {port or 5432}"
         if "refused" in reason.lower():
             raise PhoenixExportError(f"cannot connect to Phoenix's database {masked}: the connection to {where} was"
                                      " refused; is PostgreSQL running there, and are the host and port of"
