@@ -50,7 +50,7 @@ ENGINE_DATA_SETS ?= sample,edge
 
 help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
-	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet)"
+	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet); with VARS='{input_format: phoenix}' and PHOENIX_SQL_DATABASE_URL set, Phoenix's database read in place (INPUT optional)"
 	@echo "make gate VARS='{baseline_run_id: prod}'   after a build: fail when a candidate is significantly worse than the production run (the printed verdict)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make export-hf [HF_DIR=folder]   the training view (consensus labels as text/text_pair) as a Hugging Face dataset folder (default: target/hf)"
@@ -62,7 +62,7 @@ help:
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (docs/reading.md, Semantic layer)"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
-	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix (scripts/make_phoenix_fixtures.py)"
+	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix, on SQLite and on a throwaway PostgreSQL (scripts/make_phoenix_fixtures.py)"
 	@echo "make label-studio-fixtures   set up .venv-label-studio and rewrite tests/python/fixtures/label_studio with a local Label Studio (scripts/make_label_studio_fixtures.py)"
 	@echo "make langfuse-fixtures   rewrite tests/python/fixtures/langfuse from Langfuse's documented export layout (scripts/make_langfuse_fixtures.py; no server)"
 
@@ -132,8 +132,9 @@ $(BIN)/.chromium-installed: | $(BIN)/.runtime-installed
 build: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/build.py --vars="$$RAGMART_VARS"
 
+# INPUT may be left out when PHOENIX_SQL_DATABASE_URL names Phoenix's database (VARS='{input_format: phoenix}').
 build-files: $(BIN)/.runtime-installed
-	@test -n "$$RAGMART_INPUT" || { echo "usage: make build-files INPUT=/path/to/exports" >&2; exit 2; }
+	@test -n "$$RAGMART_INPUT$$PHOENIX_SQL_DATABASE_URL" || { echo "usage: make build-files INPUT=/path/to/exports, or with VARS='{input_format: phoenix}' set PHOENIX_SQL_DATABASE_URL to Phoenix's database (INPUT then optional)" >&2; exit 2; }
 	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS"
 
 # The release gate: after build or build-files, reads the published database read-only and fails when a
@@ -231,7 +232,8 @@ clean:
 
 # Arize Phoenix (requirements-phoenix.txt) in its own venv: scripts/make_phoenix_fixtures.py starts a
 # local Phoenix (loopback only, a temporary database), sends traces and annotations of the sample and
-# rewrites tests/python/fixtures/phoenix from what Phoenix wrote. The tests read those committed files.
+# rewrites tests/python/fixtures/phoenix from what Phoenix wrote; then the same to a Phoenix whose database
+# is the throwaway PostgreSQL of scripts/postgres.sh, dumped with pg_dump. The tests read those committed files.
 PHOENIX_VENV ?= .venv-phoenix
 
 $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-installed
@@ -240,7 +242,7 @@ $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-instal
 	@touch $@
 
 phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
-	$(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py
+	scripts/postgres.sh run $(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py
 
 # Label Studio (requirements-label-studio.txt) in its own venv: scripts/make_label_studio_fixtures.py starts
 # a local Label Studio (loopback only, a temporary SQLite database), has annotator accounts submit labels

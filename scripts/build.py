@@ -16,6 +16,11 @@ Usage:
     python scripts/build.py --vars '{constraint_policy: repair}'
     python scripts/build.py --input ../exports               # files mode (make build-files)
     python scripts/build.py --input exports --relative-to /home/me -- --threads 4
+    PHOENIX_SQL_DATABASE_URL=postgresql://... python scripts/build.py --input '' --vars '{input_format: phoenix}'
+
+With input_format phoenix and the environment variable PHOENIX_SQL_DATABASE_URL set, --input may be
+empty (files mode reading Phoenix's database alone); a relative `sqlite:///path.db` URL is made absolute
+against --relative-to, as --input is.
 """
 
 from __future__ import annotations
@@ -141,13 +146,37 @@ def resolve_input(path: str, relative_to: str | os.PathLike | None = None) -> Pa
     return folder
 
 
-def build_vars(variables: dict, input_folder: Path | None) -> dict:
-    """The vars for dbt: the given ones, plus input_mode files and input_path in files mode."""
+def build_vars(variables: dict, input_folder: Path | None, files_mode: bool | None = None) -> dict:
+    """The vars for dbt: the given ones, plus input_mode files and input_path in files mode (files mode
+    without a folder: Phoenix's database alone)."""
     merged = dict(variables)
-    if input_folder is not None:
+    if input_folder is not None or files_mode:
         merged["input_mode"] = "files"
+    if input_folder is not None:
         merged["input_path"] = str(input_folder)
     return merged
+
+
+PHOENIX_URL = "PHOENIX_SQL_DATABASE_URL"
+
+
+def phoenix_database(variables: dict, env: dict | None = None) -> str | None:
+    """Phoenix's database URL when the build reads it (input_format phoenix, for every family or some
+    families of a mapping, and the variable set)."""
+    env = os.environ if env is None else env
+    url = (env.get(PHOENIX_URL) or "").strip()
+    formats = variables.get("input_format")
+    reads_phoenix = "phoenix" in (formats.values() if isinstance(formats, dict) else [formats])
+    return url if url and reads_phoenix else None
+
+
+def absolute_sqlite_url(url: str, relative_to: str | os.PathLike | None = None) -> str:
+    """A `sqlite:///relative.db` URL made absolute against `relative_to` (default: cwd); others as given."""
+    scheme, separator, rest = url.partition("://")
+    if not separator or scheme.lower().split("+")[0] != "sqlite" or not rest.startswith("/") \
+            or rest.startswith("//"):
+        return url
+    return f"{scheme}:///" + os.path.abspath(Path(relative_to if relative_to else os.getcwd()) / rest[1:])
 
 
 def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
@@ -328,8 +357,15 @@ def main(argv: list[str] | None = None) -> int:
         check_vars(variables, project["vars"])
         if args.input is None:
             check_seeds(PROJECT / "seeds", project.get("seeds"))
-        folder = resolve_input(args.input, args.relative_to) if args.input is not None else None
-        command = dbt_command(find_dbt(), build_vars(variables, folder), folder is not None, args.dbt_args)
+        database_alone = args.input is not None and not args.input.strip() and phoenix_database(variables)
+        if args.input is not None and not args.input.strip() and not database_alone:
+            raise BuildError("--input is empty; give the folder of the export files (make build-files INPUT=folder),"
+                             f" or, with VARS='{{input_format: phoenix}}', set {PHOENIX_URL} to Phoenix's database")
+        folder = resolve_input(args.input, args.relative_to) if args.input and not database_alone else None
+        if phoenix_database(variables):
+            os.environ[PHOENIX_URL] = absolute_sqlite_url(os.environ[PHOENIX_URL], args.relative_to)
+        files_mode = args.input is not None
+        command = dbt_command(find_dbt(), build_vars(variables, folder, files_mode), files_mode, args.dbt_args)
         dbs = databases()
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -2,8 +2,10 @@
 """Write the Phoenix fixtures: a small Arize Phoenix database and its exports, made by a real Phoenix.
 
 `make phoenix-fixtures` runs this script with .venv-phoenix (requirements-phoenix.txt: arize-phoenix,
-its client and phoenix-otel, pinned exactly); the project's normal test run does not need Phoenix, it
-reads the files this script leaves in tests/python/fixtures/phoenix (the default of --out).
+its client and phoenix-otel, and asyncpg, Phoenix's PostgreSQL driver, pinned exactly) under
+scripts/postgres.sh (a throwaway PostgreSQL on 127.0.0.1, its connection in the RAGMART_PG_* variables);
+the project's normal test run does not need Phoenix, it reads the files this script leaves in
+tests/python/fixtures/phoenix (the default of --out).
 
 What it does:
 
@@ -45,7 +47,12 @@ What it does:
      is not boolean-like (docs/rules.md: true t 1 yes y / false f 0 no n) is sent as its (trimmed) text
      in `label`; an empty value is not sent. LLM and CODE annotations and trace annotations carry
      metadata {"annotator_id": ..., "source": "ragmart fixtures"}.
-5. Stops Phoenix and writes into --out:
+5. Does 1., 3. and 4. again with a second Phoenix whose database is the PostgreSQL server of the
+   RAGMART_PG_* variables (PHOENIX_SQL_DATABASE_URL, and PHOENIX_SQL_DATABASE_SCHEMA=phoenix, a schema
+   that must not exist yet): the same records, traces and annotations in the same order. It stops that
+   Phoenix, dumps the schema with pg_dump (plain SQL, no owner and no privileges; the data of the tables
+   ragmart reads, every other table empty; gzipped) and drops the schema.
+6. Stops Phoenix and writes into --out:
    - db/phoenix.db: a copy of Phoenix's SQLite database (sqlite3 backup API), switched to rollback
      journal mode with 512-byte pages (SQLite's smallest) and VACUUMed, so it is small and opening it writes no -wal file;
    - parquet/ and csv/: the frames of project ragmart-sample as a user gets them: spans
@@ -55,7 +62,9 @@ What it does:
      created_at, updated_at) and trace_annotations (REST /v1/projects/{project}/trace_annotations shaped
      as the client shapes span annotations: `result` flattened, `name` renamed annotation_name, indexed
      by trace_id), each written with pandas' defaults: df.to_parquet(path) and df.to_csv(path);
-   - in each of db/, parquet/ and csv/: records.csv (record_uuid as the 32-hex trace id, run_id,
+   - postgres/phoenix.sql.gz: the pg_dump of 5. (tests/python/test_phoenix.py restores it into the test kit's
+     PostgreSQL and reads it where it is, as a production Phoenix's database);
+   - in each of db/, postgres/, parquet/ and csv/: records.csv (record_uuid as the 32-hex trace id, run_id,
      query_id) and annotators.csv (the sample's adjudicator rows: Phoenix has no roles);
    - manifest.json: the versions used, the chosen records, counts and the generation date.
 
@@ -63,17 +72,19 @@ Everything but what Phoenix stamps itself (row ids, created_at/updated_at) and t
 the same from one run to the next.
 
 Usage (from the project root; `make phoenix-fixtures` does this):
-    .venv-phoenix/bin/python scripts/make_phoenix_fixtures.py [--out tests/python/fixtures/phoenix]
+    scripts/postgres.sh run .venv-phoenix/bin/python scripts/make_phoenix_fixtures.py [--out tests/python/fixtures/phoenix]
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import hashlib
 import json
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -113,6 +124,11 @@ CLOCK_START = dt.datetime(2025, 3, 1, 8, 0, tzinfo=dt.UTC)
 CLOCK_STEP = dt.timedelta(minutes=5)
 
 FRAMES = ("spans", "span_annotations", "document_annotations", "trace_annotations")
+# The PostgreSQL run: Phoenix's schema, and the tables ragmart reads (their rows are dumped, the other
+# tables' definitions alone).
+PG_SCHEMA = "phoenix"
+READ_TABLES = ("projects", "traces", "spans", "span_annotations", "document_annotations", "trace_annotations",
+               "alembic_version")
 
 # Run in the server's interpreter: Phoenix's gRPC server binds "[::]:<port>" whatever PHOENIX_HOST is;
 # this makes it bind the loopback address, then starts `phoenix serve`.
@@ -180,9 +196,10 @@ class PhoenixServer(LocalServer):
     health_path = "/healthz"
     ready_timeout = 180.0
 
-    def __init__(self, working_dir: Path) -> None:
+    def __init__(self, working_dir: Path, database: dict[str, str] | None = None) -> None:
         super().__init__(working_dir.parent / "phoenix-server.log")
         self.working_dir = working_dir
+        self.database = database or {}  # PHOENIX_SQL_DATABASE_*; none: SQLite in working_dir
         self.grpc_port = free_port()
         while self.grpc_port == self.port:
             self.grpc_port = free_port()
@@ -201,6 +218,7 @@ class PhoenixServer(LocalServer):
             PHOENIX_ALLOW_EXTERNAL_RESOURCES="false",
             PHOENIX_ENABLE_MCP_SERVER="false",
             PHOENIX_ENABLE_AUTH="false",
+            **self.database,
         )
         return [sys.executable, "-c", SERVER_BOOTSTRAP], env, None
 
@@ -594,29 +612,112 @@ def database_counts(path: Path) -> dict:
         }
 
 
+# ------------------------------------------------------------------------------------------ PostgreSQL
+
+
+@dataclass
+class Postgres:
+    """The PostgreSQL server of the RAGMART_PG_* variables (scripts/postgres.sh)."""
+
+    host: str
+    port: str
+    user: str
+    password: str
+    database: str
+
+    @classmethod
+    def from_environment(cls) -> Postgres:
+        names = ("HOST", "PORT", "USER", "PASSWORD", "DATABASE")
+        missing = [f"RAGMART_PG_{name}" for name in names if not os.environ.get(f"RAGMART_PG_{name}")]
+        if missing:
+            raise FixtureError(f"no PostgreSQL server for the second Phoenix ({', '.join(missing)} unset): run"
+                               " the script through scripts/postgres.sh run, as make phoenix-fixtures does")
+        return cls(*(os.environ[f"RAGMART_PG_{name}"] for name in names))
+
+    def url(self) -> str:
+        return f"postgresql://{self.user}:{self.password}@{self.host}:{self.port}/{self.database}"
+
+    def tool(self, name: str) -> str:
+        """psql or pg_dump: on PATH, else the newest of Debian's server folders."""
+        found = shutil.which(name) or next(iter(sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
+                                                        key=lambda path: int(path.parts[-3]), reverse=True)), None)
+        if not found:
+            raise FixtureError(f"{name} is not installed (Debian's postgresql-client)")
+        return str(found)
+
+    def run(self, name: str, *args: str) -> str:
+        env = dict(os.environ, PGPASSWORD=self.password)
+        command = [self.tool(name), "-h", self.host, "-p", self.port, "-U", self.user, "-d", self.database, *args]
+        result = subprocess.run(command, env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise FixtureError(f"{name} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def sql(self, query: str) -> str:
+        return self.run("psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", query).strip()
+
+
+def postgres_counts(pg: Postgres) -> dict:
+    one = lambda table: int(pg.sql(f"select count(*) from {PG_SCHEMA}.{table}"))  # noqa: E731
+    by_kind = pg.sql(f"select span_kind || '=' || count(*) from {PG_SCHEMA}.spans group by span_kind order by 1")
+    return {
+        "projects": one("projects"),
+        "traces": one("traces"),
+        "spans": one("spans"),
+        "spans_by_kind": {kind: int(n) for kind, n in (line.split("=") for line in by_kind.splitlines())},
+        "span_annotations": one("span_annotations"),
+        "document_annotations": one("document_annotations"),
+        "trace_annotations": one("trace_annotations"),
+    }
+
+
+def dump_postgres(pg: Postgres, target: Path) -> None:
+    """Phoenix's schema as plain SQL, gzipped: every table's definition, the rows of READ_TABLES only."""
+    tables = pg.sql(f"select table_name from information_schema.tables where table_schema = '{PG_SCHEMA}'"
+                    " and table_type = 'BASE TABLE' order by 1").splitlines()
+    skipped = [f"--exclude-table-data={PG_SCHEMA}.{table}" for table in tables if table not in READ_TABLES]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    dump = pg.run("pg_dump", f"--schema={PG_SCHEMA}", "--no-owner", "--no-privileges", "--no-comments",
+                  "--no-tablespaces", *skipped)
+    # gzip (without a time stamp): small, and no `.sql` file that dbt would take for a data test
+    target.write_bytes(gzip.compress(dump.encode("utf-8"), mtime=0))
+
+
+# --------------------------------------------------------------------------------------------- main
+
+
+def serve(server: PhoenixServer, chosen: list[SampleRecord], annotators, *, with_frames: bool):
+    """Send the chosen records' traces and annotations (and the playground's) to a Phoenix; its frames."""
+    with server:
+        print(f"Phoenix {version('arize-phoenix')} up at {server.url} (gRPC {server.grpc_port})"
+              f" on {'PostgreSQL' if server.database else 'SQLite'}", flush=True)
+        traces = send_traces(server, chosen)
+        playground_span = send_playground(server)
+        span_ids = [s for t in traces for s in (t.root_span_id, t.retriever_span_id, t.llm_span_id)]
+        node_ids = wait_for_spans(server, [*span_ids, playground_span])
+        sent = send_annotations(server, traces, node_ids, annotators)
+        from phoenix.client import Client
+
+        Client(base_url=server.url).spans.add_span_annotation(
+            span_id=playground_span, annotation_name="helpful", annotator_kind="HUMAN", label="yes",
+            identifier="a.schaefer", sync=True,
+        )
+        print(f"sent {sent} annotations", flush=True)
+        return sent, frames(server, traces) if with_frames else None
+
+
 def main(argv: list[str] | None = None) -> int:
     out, annotators, chosen = chosen_sample(argv, __doc__, DEFAULT_OUT, RUNS, QUERIES, features, WANTED)
     adjudicators = [row for row in read_seed("annotators.csv") if row["role"].strip().lower() == "adjudicator"]
+    pg = Postgres.from_environment()
+    if pg.sql(f"select count(*) from information_schema.schemata where schema_name = '{PG_SCHEMA}'") != "0":
+        raise FixtureError(f"the schema {PG_SCHEMA} exists in database {pg.database} on {pg.host}:{pg.port}: the"
+                           " second Phoenix needs a new one; drop it first")
 
     with tempfile.TemporaryDirectory(prefix="ragmart-phoenix-") as temp:
         working_dir = Path(temp) / "phoenix"
         working_dir.mkdir()
-        server = PhoenixServer(working_dir)
-        with server:
-            print(f"Phoenix {version('arize-phoenix')} up at {server.url} (gRPC {server.grpc_port})", flush=True)
-            traces = send_traces(server, chosen)
-            playground_span = send_playground(server)
-            span_ids = [s for t in traces for s in (t.root_span_id, t.retriever_span_id, t.llm_span_id)]
-            node_ids = wait_for_spans(server, [*span_ids, playground_span])
-            sent = send_annotations(server, traces, node_ids, annotators)
-            from phoenix.client import Client
-
-            Client(base_url=server.url).spans.add_span_annotation(
-                span_id=playground_span, annotation_name="helpful", annotator_kind="HUMAN", label="yes",
-                identifier="a.schaefer", sync=True,
-            )
-            print(f"sent {sent} annotations", flush=True)
-            exported = frames(server, traces)
+        sent, exported = serve(PhoenixServer(working_dir), chosen, annotators, with_frames=True)
 
         staging = out.with_name(out.name + ".new")
         shutil.rmtree(staging, ignore_errors=True)
@@ -626,17 +727,34 @@ def main(argv: list[str] | None = None) -> int:
             (staging / "csv").mkdir(parents=True, exist_ok=True)
             frame.to_parquet(staging / "parquet" / f"{name}.parquet")
             frame.to_csv(staging / "csv" / f"{name}.csv")
-        for folder in ("db", "parquet", "csv"):
+
+        pg_working_dir = Path(temp) / "phoenix-postgres"
+        pg_working_dir.mkdir()
+        database = {"PHOENIX_SQL_DATABASE_URL": pg.url(), "PHOENIX_SQL_DATABASE_SCHEMA": PG_SCHEMA}
+        try:
+            pg_sent, _ = serve(PhoenixServer(pg_working_dir, database), chosen, annotators, with_frames=False)
+            if pg_sent != sent:
+                raise FixtureError(f"the two Phoenix servers were sent different annotations: {sent} and {pg_sent}")
+            dump_postgres(pg, staging / "postgres" / "phoenix.sql.gz")
+            pg_counts = postgres_counts(pg)
+            server_version = pg.sql("show server_version")
+        finally:
+            pg.sql(f"drop schema if exists {PG_SCHEMA} cascade")
+
+        for folder in ("db", "postgres", "parquet", "csv"):
             write_side_files(staging / folder, [(record.trace_id, record.run_id, record.query_id) for record in chosen],
                              adjudicators)
         counts = database_counts(staging / "db" / "phoenix.db")
+        if pg_counts != counts:
+            raise FixtureError(f"the PostgreSQL database holds other counts than the SQLite one: {pg_counts}, {counts}")
         manifest = {
             "generated_on": dt.datetime.now(dt.UTC).date().isoformat(),
             "generator": "scripts/make_phoenix_fixtures.py",
             "versions": {
                 package: version(package)
-                for package in ("arize-phoenix", "arize-phoenix-client", "arize-phoenix-otel", "pandas", "pyarrow")
-            },
+                for package in ("arize-phoenix", "arize-phoenix-client", "arize-phoenix-otel", "asyncpg", "pandas",
+                                "pyarrow")
+            } | {"postgresql": server_version},
             "projects": [PROJECT_NAME, PLAYGROUND_PROJECT],
             "records": [
                 {"record_uuid": record.trace_id, "run_id": record.run_id, "query_id": record.query_id} for record in chosen
@@ -645,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
             "sent": {"document_annotations": sent["document"], "span_annotations": sent["span"] + 1,
                      "trace_annotations": sent["trace"]},
             "database": counts,
+            "postgres": {"dump": "postgres/phoenix.sql.gz", "schema": PG_SCHEMA, "database": pg_counts},
             "frames": {name: len(frame) for name, frame in exported.items()},
         }
         publish(staging, out, manifest, counts)

@@ -11,6 +11,8 @@
 #                                         already running); exits with CMD's status
 #
 # The connection is also written to target/postgres.env (sourced by `make test-engines`).
+# The ragmart role may create roles: tests/python/test_phoenix.py reads Phoenix's database as a
+# read-only role of its own, as docs/inputs.md tells a production Phoenix's users to.
 # The cluster uses the ICU collation en-US, like most real servers, so a query whose result
 # depends on the collation shows it here rather than in production.
 set -euo pipefail
@@ -81,7 +83,7 @@ start() {
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         start >&2 || { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q >&2 <<SQL
-create role "$ROLE" login password '$PASSWORD';
+create role "$ROLE" login createrole password '$PASSWORD';
 create database "$DATABASE" owner "$ROLE";
 SQL
     mkdir -p target

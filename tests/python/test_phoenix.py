@@ -24,13 +24,31 @@ which Phoenix cannot record) and records file (the runs).
 * A database with two annotated projects stops the build naming them (unless
   ``phoenix_project``), and an identifier Phoenix records with two kinds stops it naming the id.
 * The database without its annotators file (no roles): the build warns that no row adjudicates.
+* Phoenix's PostgreSQL database, read in place (PHOENIX_SQL_DATABASE_URL): ``postgres/phoenix.sql.gz``
+  (a pg_dump of what the same sends wrote through a Phoenix on PostgreSQL) restored into the test
+  kit's PostgreSQL (scripts/postgres.sh; skipped without it) in a schema of its own, read by a
+  read-only role whose password needs percent-encoding and whose sessions run in a time zone other
+  than UTC. As Phoenix wrote them, the two databases differ only in Phoenix's own stamps (times to
+  the microsecond, ids); given the SQLite fixture's times, one build of every model gives every
+  public mart of the native files above, and its rows point into the database by its masked name; a
+  refused connection stops a second build at the base model; the password is in no output, log,
+  target file or table. The other messages (a wrong URL, a schema
+  without Phoenix's tables, a missing column or table, two annotated projects, Phoenix files beside
+  the URL, neither, a wrong password) come from the reader module alone.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
+import re
 import shutil
+import socket
 import sqlite3
+import subprocess
+import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -294,3 +312,343 @@ def test_an_identifier_with_two_kinds_stops_the_build_naming_it(runs):
     text = runs["two_kinds"][1]
     assert "annotator_id j.mueller: annotator_id listed with different kinds or roles" in text
     assert "annotator_kind HUMAN, role annotator in phoenix.db" in text and "annotator_kind LLM" in text
+
+
+# --------------------------------------------------------------------------- Phoenix's PostgreSQL database
+
+PG_DUMP = FIXTURES / "postgres" / "phoenix.sql.gz"
+PG_DUMP_SCHEMA = "phoenix"
+# The read-only role's password: characters a URL must percent-encode, and one it need not.
+PASSWORD = "Ph0enix p@ss:w/rd?#%&=ß"
+TIME_ZONE = "America/St_Johns"  # the role's session time zone: not UTC, and not a whole hour off it
+TABLES = ("document_annotations", "span_annotations", "trace_annotations")
+
+
+def _psql() -> str:
+    found = shutil.which("psql") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))), None)
+    assert found, "psql is not installed (Debian's postgresql-client; scripts/postgres.sh installs it)"
+    return str(found)
+
+
+@dataclass
+class PhoenixPostgres:
+    """The fixture's pg_dump restored into the test kit's PostgreSQL, in a schema of its own, and a
+    read-only role whose sessions run in TIME_ZONE."""
+
+    admin: dict
+    schema: str
+    role: str
+
+    def url(self, scheme: str = "postgresql", query: str = "", password: str | None = None) -> str:
+        secret = urllib.parse.quote(PASSWORD if password is None else password, safe="")
+        return (f"{scheme}://{self.role}:{secret}@{self.admin['host']}:{self.admin['port']}/{self.admin['dbname']}"
+                + (f"?{query}" if query else ""))
+
+    def masked(self) -> str:
+        return f"postgresql://{self.role}:***@{self.admin['host']}:{self.admin['port']}/{self.admin['dbname']}"
+
+    def connect(self, **settings):
+        import psycopg2
+
+        connection = psycopg2.connect(**(self.admin | settings))
+        connection.autocommit = True
+        return connection
+
+
+@pytest.fixture(scope="module")
+def phoenix_pg():
+    if not os.environ.get("RAGMART_PG_HOST"):
+        pytest.skip("no PostgreSQL (RAGMART_PG_*): make test runs pytest under scripts/postgres.sh")
+    import psycopg2
+
+    env = os.environ
+    admin = {"host": env["RAGMART_PG_HOST"], "port": int(env["RAGMART_PG_PORT"]), "user": env["RAGMART_PG_USER"],
+             "password": env["RAGMART_PG_PASSWORD"], "dbname": env["RAGMART_PG_DATABASE"]}
+    pg = PhoenixPostgres(admin, f"phoenix_fixture_{os.getpid()}", f"phoenix_reader_{os.getpid()}")
+    with pg.connect() as con, con.cursor() as cur:
+        cur.execute(f"drop schema if exists {PG_DUMP_SCHEMA} cascade")
+        cur.execute(f"drop schema if exists {pg.schema} cascade")
+    restore = subprocess.run(
+        [_psql(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-1", "-o", "/dev/null", "-f", "-",
+         "-c", f"alter schema {PG_DUMP_SCHEMA} rename to {pg.schema}"],
+        input=gzip.decompress(PG_DUMP.read_bytes()).decode("utf-8"), capture_output=True, text=True,
+        env=dict(env, PGHOST=admin["host"], PGPORT=str(admin["port"]), PGUSER=admin["user"],
+                 PGPASSWORD=admin["password"], PGDATABASE=admin["dbname"]))
+    assert restore.returncode == 0, restore.stderr[-3000:]
+    with pg.connect() as con, con.cursor() as cur:
+        cur.execute(f"drop role if exists {pg.role}")
+        try:
+            cur.execute(f"create role {pg.role} login password %s", (PASSWORD,))
+        except psycopg2.errors.InsufficientPrivilege:
+            pytest.fail("the test kit's role cannot create roles: stop and start scripts/postgres.sh again (it now"
+                        " grants CREATEROLE)")
+        cur.execute(f"alter role {pg.role} set timezone = '{TIME_ZONE}'")
+        cur.execute(f"grant usage on schema {pg.schema} to {pg.role}")
+        cur.execute(f"grant select on all tables in schema {pg.schema} to {pg.role}")
+    try:
+        yield pg
+    finally:
+        with pg.connect() as con, con.cursor() as cur:
+            cur.execute(f"drop schema if exists {pg.schema} cascade")
+            cur.execute(f"drop role if exists {pg.role}")
+
+
+def _rejected(database: Path, columns: str) -> list[tuple]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        return sorted(con.execute(f"select {columns} from rejected_annotations where task <> 'records'").fetchall(),
+                      key=repr)
+
+
+# Each annotation with Phoenix's upsert key: its trace, span (none for a trace annotation), document
+# position (-1 but for a document annotation), name and identifier. The span and trace ids are the
+# same in both databases: the sends are.
+KEYED = {
+    "document_annotations": "select t.trace_id, s.span_id, a.document_position, a.name, a.identifier, {columns}"
+                            " from {schema}document_annotations a join {schema}spans s on a.span_rowid = s.id"
+                            " join {schema}traces t on s.trace_rowid = t.id",
+    "span_annotations": "select t.trace_id, s.span_id, -1, a.name, a.identifier, {columns}"
+                        " from {schema}span_annotations a join {schema}spans s on a.span_rowid = s.id"
+                        " join {schema}traces t on s.trace_rowid = t.id",
+    "trace_annotations": "select t.trace_id, '', -1, a.name, a.identifier, {columns}"
+                         " from {schema}trace_annotations a join {schema}traces t on a.trace_rowid = t.id",
+}
+
+
+def _take_sqlite_times(pg: PhoenixPostgres) -> None:
+    """Give every annotation of the restored database the times the SQLite fixture's Phoenix stamped
+    on the same annotation, so that both databases hold the same content: Phoenix stamps its own
+    times, the only thing that tells the two runs of the same sends apart."""
+    with sqlite3.connect(FIXTURES / "db" / "phoenix.db") as lite, pg.connect() as con, con.cursor() as cur:
+        for table, keyed in KEYED.items():
+            times = lite.execute(keyed.format(schema="", columns="a.created_at, a.updated_at")).fetchall()
+            cur.execute("create temporary table sqlite_times (trace_id text, span_id text, position int, name text,"
+                        " identifier text, created_at text, updated_at text)")
+            cur.executemany("insert into sqlite_times values (%s, %s, %s, %s, %s, %s, %s)", times)
+            cur.execute(f"update {pg.schema}.{table} as target"
+                        " set created_at = cast(sqlite_times.created_at || '+00' as timestamptz),"
+                        "     updated_at = cast(sqlite_times.updated_at || '+00' as timestamptz)"
+                        f" from ({keyed.format(schema=pg.schema + '.', columns='a.id')})"
+                        " as keyed (trace_id, span_id, position, name, identifier, id)"
+                        " inner join sqlite_times using (trace_id, span_id, position, name, identifier)"
+                        " where target.id = keyed.id")
+            assert cur.rowcount == len(times), (table, cur.rowcount, len(times))
+            cur.execute("drop table sqlite_times")
+
+
+@pytest.fixture(scope="module")
+def pg_build(phoenix_pg, tmp_path_factory):
+    """The reader's rows of the restored database as Phoenix wrote it (its own times, to the
+    microsecond); then, with the SQLite fixture's times, every model built reading it in place (a
+    non-default schema, the read-only role in a non-UTC session, Phoenix's asyncpg URL with a query
+    parameter); then a build that stops at the base model on a refused connection, in the same project
+    copy (one log)."""
+    as_written = list(_reader().read_export(None, None, PROJECT_NAME, phoenix_pg.url(), phoenix_pg.schema))
+    _take_sqlite_times(phoenix_pg)
+    root = tmp_path_factory.mktemp("phoenix_pg")
+    project = prepare_project(root, None)
+    variables = {"input_mode": "files", "input_path": str(FIXTURES / "postgres"), "input_format": "phoenix",
+                 "phoenix_project": PROJECT_NAME}
+    env = {"RAGMART_DUCKDB_PATH": "pg.duckdb", "PHOENIX_SQL_DATABASE_SCHEMA": phoenix_pg.schema,
+           "PHOENIX_SQL_DATABASE_URL": phoenix_pg.url("postgresql+asyncpg", "sslmode=disable")}
+    # the models alone: the data tests of the same information ran on the SQLite fixture's build
+    result = run_dbt(project, ["run", "--vars", json.dumps(variables)], env=env)
+    output = result.stdout + result.stderr
+    failed = [r for r in read_run_results(project) if r["status"] in ("error", "fail")]
+    assert result.returncode == 0 and not failed, f"dbt failed:\n{output[-4000:]}"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed_port = sock.getsockname()[1]
+    refused_url = f"postgresql://{phoenix_pg.role}:{urllib.parse.quote(PASSWORD, safe='')}@127.0.0.1:{closed_port}/db"
+    refused = run_dbt(project, ["build", "--select", "+base_phoenix__export", "--vars", json.dumps(variables)],
+                      env=env | {"RAGMART_DUCKDB_PATH": "refused.duckdb", "PHOENIX_SQL_DATABASE_URL": refused_url})
+    assert refused.returncode != 0, "a refused connection should stop the build"
+    return {"project": project, "database": root / "pg.duckdb", "output": output, "closed_port": closed_port,
+            "refused": refused.stdout + refused.stderr, "databases": [root / "pg.duckdb", root / "refused.duckdb"],
+            "as_written": as_written}
+
+
+@pytest.mark.parametrize("mart", PUBLIC_MARTS)
+def test_postgres_database_gives_the_marts_of_the_native_files_of_the_same_information(pg_build, built, mart):
+    """The restored database, read in place with the SQLite fixture's times, gives every public mart
+    of the native files the reference derives from the SQLite fixture."""
+    postgres, native = public_mart_rows(pg_build["database"]), built["fixture"][1]
+    assert postgres[mart] or mart in ("labeling_drift",), f"{mart} is empty: the comparison would prove nothing"
+    assert rows_equal(postgres[mart], native[mart]), f"{mart} differs"
+
+
+def test_postgres_holds_the_sqlite_fixture_s_information_but_phoenix_s_times(pg_build):
+    """As Phoenix wrote them, the two databases differ only in what Phoenix stamps (times, ids): the
+    reader's rows of both are equal without them, and the PostgreSQL times, stored to the microsecond
+    and read in the role's non-UTC session, are the instants PostgreSQL itself gives in UTC."""
+    def without_origin(rows):
+        return sorted(repr({k: v for k, v in row.items() if k not in ("source_file", "source_row", "created_at",
+                                                                      "updated_at")}) for row in rows)
+
+    written = pg_build["as_written"]
+    lite = _reader()._read_database(str(FIXTURES / "db" / "phoenix.db"), PROJECT_NAME)
+    assert without_origin(written) == without_origin(lite)
+    times = [(row["created_at"], row["updated_at"]) for row in written if row["row_kind"] == "annotation"]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z", t) for pair in times for t in pair)
+    assert sum("." in t for pair in times for t in pair) > len(times)  # microseconds, not whole seconds
+    assert len(times) == 366 - 1 + 539 + 20  # the project's annotations (the playground holds one)
+
+
+def test_postgres_rows_point_into_the_database_by_its_masked_name(phoenix_pg, pg_build):
+    rows = _rejected(pg_build["database"], "task, source_file, source_row")
+    assert rows
+    with phoenix_pg.connect() as con, con.cursor() as cur:
+        ids = {}
+        for table in TABLES:
+            cur.execute(f"select id from {phoenix_pg.schema}.{table}")
+            ids[table] = {i for (i,) in cur.fetchall()}
+    for task, source_file, source_row in rows:
+        assert source_file == phoenix_pg.masked()
+        tables = ["document_annotations"] if task == "retrieval" else ["span_annotations", "trace_annotations"]
+        assert any(source_row in ids[table] for table in tables), (task, source_row)
+
+
+def test_a_refused_connection_stops_the_build_naming_host_and_port(phoenix_pg, pg_build):
+    text = " ".join(pg_build["refused"].split())
+    masked = f"postgresql://{phoenix_pg.role}:***@127.0.0.1:{pg_build['closed_port']}/db"
+    assert (f"cannot connect to Phoenix's database {masked}: the connection to 127.0.0.1 port"
+            f" {pg_build['closed_port']} was refused") in text, text[-3000:]
+
+
+def test_the_password_appears_nowhere_in_output_log_files_or_marts(pg_build):
+    forms = {PASSWORD, urllib.parse.quote(PASSWORD, safe=""), urllib.parse.quote_plus(PASSWORD),
+             urllib.parse.quote(PASSWORD)}
+    texts = {"build output": pg_build["output"], "refused build output": pg_build["refused"]}
+    project = pg_build["project"]
+    for folder in ("logs", "target"):
+        for path in (project / folder).rglob("*"):
+            if path.is_file():
+                texts[str(path.relative_to(project))] = path.read_bytes().decode("utf-8", "replace")
+    for database in pg_build["databases"]:
+        with duckdb.connect(str(database), read_only=True) as con:
+            for schema, table in con.execute("select table_schema, table_name from information_schema.tables"
+                                             ).fetchall():
+                texts[f"{database.name}:{schema}.{table}"] = repr(
+                    con.execute(f'select * from "{schema}"."{table}"').fetchall())
+    assert "logs/dbt.log" in texts and len(texts) > 50
+    leaks = [name for name, text in texts.items() for form in forms if form in text]
+    assert not leaks, leaks
+
+
+# ------------------------------------------------- the reader's messages (the module alone, no dbt)
+
+
+def _stops(reader, *args, match: str) -> str:
+    with pytest.raises(reader.PhoenixExportError, match=match) as error:
+        list(reader.read_export(None, *args))
+    message = str(error.value)
+    assert PASSWORD not in message and urllib.parse.quote(PASSWORD, safe="") not in message, message
+    return message
+
+
+@pytest.mark.parametrize(("url", "match"), [
+    ("mysql://reader:{secret}@db:3306/phoenix", r"it must begin with postgresql://"),
+    ("sqlite://phoenix.db", r"a SQLite URL has three slashes"),
+    ("postgresql://reader:{secret}@db:54x2/phoenix", r"is not a URL of Phoenix's database"
+                                                      r" \(postgresql://reader:\*\*\*@db:54x2/phoenix\)"),
+    ("postgresql://reader:{secret}@127.0.0.1:{port}/phoenix?sslmod=require", r'invalid connection option "sslmod"'),
+])
+def test_a_wrong_url_stops_the_build_saying_so(phoenix_pg, url, match):
+    url = url.format(secret=urllib.parse.quote(PASSWORD, safe=""), port=phoenix_pg.admin["port"])
+    _stops(_reader(), None, None, url, None, match=match)
+
+
+def test_a_password_written_without_percent_encoding_is_masked_all_the_same():
+    """`@`, `/`, `?`, `#` of a password as typed: the last `@` ends it (a refused connection here)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    message = _stops(_reader(), None, None, f"postgresql+asyncpg://reader:{PASSWORD}@127.0.0.1:{port}/phoenix", None,
+                     match="was refused")
+    assert message.startswith(f"cannot connect to Phoenix's database postgresql://reader:***@127.0.0.1:{port}/phoenix:"
+                              f" the connection to 127.0.0.1 port {port} was refused"), message
+
+
+def test_a_schema_without_phoenix_tables_stops_naming_the_schemas_that_have_them(phoenix_pg):
+    message = _stops(_reader(), None, None, phoenix_pg.url(), "public", match="holds none of Phoenix's tables")
+    assert message.startswith(f"{phoenix_pg.masked()} (schema public, PHOENIX_SQL_DATABASE_SCHEMA)"), message
+    assert phoenix_pg.schema in message.split("schemas of that database with Phoenix's tables:")[1]
+
+
+def test_a_table_without_a_column_the_adapter_reads_stops_naming_both(phoenix_pg):
+    """A copy of the schema as views: spans without attributes, then without trace_annotations."""
+    broken = f"{phoenix_pg.schema}_broken"
+    with phoenix_pg.connect() as con, con.cursor() as cur:
+        cur.execute(f"drop schema if exists {broken} cascade")
+        cur.execute(f"create schema {broken}")
+        for table in ("projects", "traces", *TABLES):
+            cur.execute(f"create view {broken}.{table} as select * from {phoenix_pg.schema}.{table}")
+        cur.execute(f"create view {broken}.spans as select id, trace_rowid, span_id, parent_id, span_kind"
+                    f" from {phoenix_pg.schema}.spans")
+        cur.execute(f"grant usage on schema {broken} to {phoenix_pg.role}")
+        cur.execute(f"grant select on all tables in schema {broken} to {phoenix_pg.role}")
+    try:
+        reader = _reader()
+        _stops(reader, None, None, phoenix_pg.url(), broken,
+               match=rf"\(schema {broken}, PHOENIX_SQL_DATABASE_SCHEMA\): the table spans has no column attributes,"
+                     " which ragmart reads")
+        with phoenix_pg.connect() as con, con.cursor() as cur:
+            cur.execute(f"drop view {broken}.trace_annotations")
+        _stops(reader, None, None, phoenix_pg.url(), broken, match="lacks Phoenix's table trace_annotations")
+    finally:
+        with phoenix_pg.connect() as con, con.cursor() as cur:
+            cur.execute(f"drop schema if exists {broken} cascade")
+
+
+def test_two_annotated_projects_in_postgres_stop_naming_them(phoenix_pg):
+    _stops(_reader(), None, None, phoenix_pg.url(), phoenix_pg.schema,
+           match=re.escape(f"{phoenix_pg.masked()}: 2 projects hold annotations (playground, ragmart-sample);"))
+
+
+def test_phoenix_files_beside_the_database_url_stop_naming_both(phoenix_pg):
+    message = _stops(_reader(), str(FIXTURES / "db"), PROJECT_NAME, phoenix_pg.url(), phoenix_pg.schema,
+                     match="two Phoenix sources")
+    assert phoenix_pg.masked() in message and "(phoenix.db)" in message, message
+
+
+def test_neither_a_folder_nor_a_database_url_stops_saying_to_set_one(monkeypatch):
+    _stops(_reader(), None, PROJECT_NAME, None, None, match="set PHOENIX_SQL_DATABASE_URL to it")
+    import build
+
+    monkeypatch.delenv("PHOENIX_SQL_DATABASE_URL", raising=False)
+    assert build.main(["--input", "", "--vars", "{input_format: phoenix}"]) == 2
+
+
+def test_a_wrong_password_stops_without_showing_it(phoenix_pg):
+    wrong = PASSWORD[::-1]
+    message = _stops(_reader(), None, None, phoenix_pg.url(password=wrong), phoenix_pg.schema,
+                     match="password authentication failed")
+    assert wrong not in message and urllib.parse.quote(wrong, safe="") not in message, message
+
+
+def test_the_reader_reads_one_read_only_snapshot_in_the_role_s_time_zone(phoenix_pg):
+    """The password as a query parameter; the transaction REPEATABLE READ READ ONLY; the session in the
+    role's time zone, not UTC (the marts above are right all the same)."""
+    reader = _reader()
+    url = (f"postgresql+psycopg://{phoenix_pg.role}@{phoenix_pg.admin['host']}:{phoenix_pg.admin['port']}"
+           f"/{phoenix_pg.admin['dbname']}?password={urllib.parse.quote_plus(PASSWORD)}&application_name=check")
+    database = reader._open_url(url, phoenix_pg.schema)
+    try:
+        assert database.name == phoenix_pg.masked()
+        assert database.rows("select current_setting('transaction_isolation'), current_setting('transaction_read_only'),"
+                             " current_setting('TimeZone'), (current_schemas(false))[1]") == \
+            [("repeatable read", "on", TIME_ZONE, phoenix_pg.schema)]
+    finally:
+        database.close()
+
+
+def test_sqlite_urls_read_the_file_as_the_folder_does(tmp_path, monkeypatch):
+    reader = _reader()
+    expected = reader._read_database(str(FIXTURES / "db" / "phoenix.db"), PROJECT_NAME)
+    absolute = list(reader.read_export(None, None, PROJECT_NAME, f"sqlite:///{FIXTURES / 'db' / 'phoenix.db'}"))
+    monkeypatch.chdir(FIXTURES)
+    relative = list(reader.read_export(None, None, PROJECT_NAME, "sqlite:///db/phoenix.db"))
+    assert absolute == expected and relative == expected
+    import build
+
+    assert build.absolute_sqlite_url("sqlite:///db/phoenix.db", "/data") == "sqlite:////data/db/phoenix.db"
+    assert build.absolute_sqlite_url("sqlite:////data/phoenix.db", "/elsewhere") == "sqlite:////data/phoenix.db"

@@ -3,7 +3,8 @@
 Each file of `input_path` whose name starts with an input's name (retrieval, grounding,
 generation, annotators, records; any case) is read (of the three exports, only those of the
 families the var input_format reads as `native`: a tool's own export is read by its models,
-and a family mapped to a tool may have files of that tool named like it):
+and a family mapped to a tool may have files of that tool named like it; with Phoenix's database
+named by PHOENIX_SQL_DATABASE_URL and no input_path, none: base_phoenix__export reads it alone):
 CSV files ending in .csv, .tsv or .txt (also
 gzip-compressed, .gz) and Parquet files; a file so named in any other format stops the build, so
 that no rows are left out unnoticed. All are appended by column name, with:
@@ -421,6 +422,14 @@ def _stop_on_empty_exports(found, empty_files, allowed):
             + chr(125) + "'")
 
 
+def _no_rows(session):
+    """No input file: the model's columns and no row."""
+    return session.sql("select cast(null as varchar) as ragmart_input, cast(null as bigint) as ragmart_file_index,"
+                       " cast(null as varchar) as ragmart_source_file, cast(null as bigint) as ragmart_source_row,"
+                       " cast(null as varchar) as ragmart_file_columns, cast(null as varchar) as"
+                       " ragmart_malformed_record where false")
+
+
 def model(dbt, session):
     dbt.config(materialized="table")
     folder = _setting(dbt.config.get("input_path"))
@@ -429,6 +438,8 @@ def model(dbt, session):
     forced_delimiter = _setting(dbt.config.get("csv_delimiter"))
     families = native_families(dbt.config.get("input_format"))
     allowed_empty = _listed(dbt.config.get("allow_empty_exports"))
+    if folder is None and not families:  # no native family and no folder: Phoenix's database alone (base_phoenix__export)
+        return _no_rows(session)
     if folder is None:
         raise ExportFileError("input_mode 'files' needs the var input_path, the folder of the exports,"
                               " e.g. --vars '{input_mode: files, input_path: /data/exports}'")
@@ -473,8 +484,5 @@ def model(dbt, session):
         shutil.rmtree(work_dir, ignore_errors=True)
     _stop_on_empty_exports(found, empty_files, allowed_empty)
     if not scans:  # a tool's export without annotators or records files: no row, the columns alone
-        return session.sql("select cast(null as varchar) as ragmart_input, cast(null as bigint) as ragmart_file_index,"
-                           " cast(null as varchar) as ragmart_source_file, cast(null as bigint) as ragmart_source_row,"
-                           " cast(null as varchar) as ragmart_file_columns, cast(null as varchar) as"
-                           " ragmart_malformed_record where false")
+        return _no_rows(session)
     return session.sql(" union all by name ".join(scans))

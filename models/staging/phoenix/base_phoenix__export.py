@@ -1,9 +1,21 @@
 """An Arize Phoenix export as read (input_format `phoenix`): every span, retrieved document and annotation.
 
-The folder `input_path` holds either Phoenix's SQLite database (the one `*.db` file, as Phoenix
-writes it in its working directory; read with Python's own sqlite3, so no DuckDB extension is
-needed) or the frames a user exported with Phoenix's client, each `.parquet` or `.csv` as pandas
-writes them: `spans*` (spans.get_spans_dataframe), `span_annotations*`
+Phoenix's database where it runs: with the environment variable PHOENIX_SQL_DATABASE_URL set (Phoenix's
+own setting: `postgresql://user:password@host:5432/db`, also `postgresql+asyncpg://` or
+`postgresql+psycopg://`, with query parameters such as `sslmode=require`, a percent-encoded password;
+or `sqlite:///relative/path.db`, `sqlite:////absolute/path.db`), its tables are read in place, from the
+schema PHOENIX_SQL_DATABASE_SCHEMA (PostgreSQL; default `public`), in one `REPEATABLE READ READ ONLY`
+transaction (a consistent snapshot; nothing is written), times as UTC instants whatever the session's
+time zone. PostgreSQL is read with psycopg2 (libpq), SQLite with Python's own sqlite3; the rows are
+written out as they come (PostgreSQL's in batches, a server-side cursor), so that a large Phoenix need
+not fit in memory. The folder
+`input_path` is then optional and holds only the annotators* and records* files: Phoenix files in it as
+well stop the build, naming both. The database is named `postgresql://user:***@host:port/db` in every
+message and in `source_file`; its password appears nowhere.
+
+Otherwise the folder `input_path` holds either Phoenix's SQLite database (the one `*.db` file, as Phoenix
+writes it in its working directory) or the frames a user exported with Phoenix's client, each `.parquet`
+or `.csv` as pandas writes them: `spans*` (spans.get_spans_dataframe), `span_annotations*`
 (spans.get_span_annotations_dataframe), `document_annotations*` (the fields of Phoenix's document
 annotations with the span's id: it has no client reader for them) and optional
 `trace_annotations*`. Struct columns may be Parquet structs, JSON text or Python-literal text
@@ -21,10 +33,12 @@ into the 0005 rows of each family.
 
 import ast
 import csv
+import datetime
 import json
 import os
 import sqlite3
 import tempfile
+import urllib.parse
 
 COLUMNS = [
     "row_kind", "source_file", "source_row", "table_index",
@@ -37,6 +51,21 @@ COLUMNS = [
 # the staged rows uniquely across tables (stg_phoenix__*)
 TABLE_INDEX = {"document": 1, "span": 2, "trace": 3}
 FRAME_ENDINGS = (".parquet", ".csv")
+FRAME_PREFIXES = ("document_annotations", "span_annotations", "trace_annotations", "spans")
+DATABASE_URL = "PHOENIX_SQL_DATABASE_URL"
+DATABASE_SCHEMA = "PHOENIX_SQL_DATABASE_SCHEMA"
+# The tables and columns this model reads: Phoenix 20's layout.
+PHOENIX_COLUMNS = {
+    "projects": ("id", "name"),
+    "traces": ("id", "trace_id", "project_rowid"),
+    "spans": ("id", "trace_rowid", "span_id", "parent_id", "span_kind", "attributes"),
+    "document_annotations": ("id", "span_rowid", "document_position", "name", "label", "score", "explanation",
+                             "annotator_kind", "identifier", "metadata", "created_at", "updated_at"),
+    "span_annotations": ("id", "span_rowid", "name", "label", "score", "explanation", "annotator_kind",
+                         "identifier", "metadata", "created_at", "updated_at"),
+    "trace_annotations": ("id", "trace_rowid", "name", "label", "score", "explanation", "annotator_kind",
+                          "identifier", "metadata", "created_at", "updated_at"),
+}
 
 
 class PhoenixExportError(Exception):
@@ -76,8 +105,14 @@ def _text(value):
 
 
 def _iso_utc(value):
-    """An annotation time as ISO 8601 UTC text: Phoenix's database stores `YYYY-MM-DD HH:MM:SS` in
-    UTC; the frames hold ISO text with an offset."""
+    """An annotation time as ISO 8601 UTC text: Phoenix's SQLite database stores `YYYY-MM-DD HH:MM:SS`
+    in UTC, its PostgreSQL database instants (a datetime in the session's time zone, here turned to
+    UTC); the frames hold ISO text with an offset."""
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC)
+        fraction = f".{value.microsecond:06d}" if value.microsecond else ""
+        return value.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
     text = _text(value)
     if text is None:
         return None
@@ -150,15 +185,226 @@ def _annotation_row(target, source_file, source_row, trace_id, span_id, position
 # --------------------------------------------------------------------------- the database
 
 
-def _read_database(path, project):
-    file_name = os.path.basename(path)
+class Database:
+    """An open Phoenix database in one read-only snapshot: its `name` for messages and source_file,
+    a DB-API connection, its SQL dialect (`sqlite` or `postgres`), the driver's `errors`, and `scrub`,
+    which takes the URL's password out of a driver's message."""
+
+    def __init__(self, name, connection, dialect, schema=None, errors=(sqlite3.Error,), scrub=str):
+        self.name, self.connection, self.dialect, self.schema = name, connection, dialect, schema
+        self.errors, self.scrub = errors, scrub
+
+    def rows(self, query, *params):
+        """The rows of `query`, whose parameters are written `?`."""
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute(query.replace("?", "%s") if self.dialect == "postgres" else query, params)
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+    def stream(self, query, *params):
+        """The rows of `query` one at a time: PostgreSQL sends them in batches (a server-side cursor),
+        so that a large project need not fit in memory."""
+        if self.dialect == "postgres":
+            cursor = self.connection.cursor(name="ragmart_phoenix_rows")
+            cursor.itersize = 2000
+        else:
+            cursor = self.connection.cursor()
+        try:
+            cursor.execute(query.replace("?", "%s") if self.dialect == "postgres" else query, params)
+            yield from cursor
+        finally:
+            cursor.close()
+
+    def columns(self):
+        """The columns of each of Phoenix's tables that the database (schema) has, by table."""
+        found = {}
+        if self.dialect == "postgres":
+            for table, column in self.rows("select table_name, column_name from information_schema.columns"
+                                           " where table_schema = ?", self.schema):
+                found.setdefault(table, set()).add(column)
+        else:
+            for table in PHOENIX_COLUMNS:
+                columns = {row[1] for row in self.rows(f"pragma table_info({table})")}
+                if columns:
+                    found[table] = columns
+        return found
+
+    def close(self):
+        try:
+            self.connection.rollback()  # the snapshot only read: nothing to keep
+        finally:
+            self.connection.close()
+
+
+def _open_sqlite(path, name=None):
+    """Phoenix's SQLite file, opened read-only, in one transaction (a snapshot from its first read)."""
+    name = name or os.path.basename(path)
+    if not os.path.isfile(path):
+        raise PhoenixExportError(f"{name}: no such file (the SQLite database of {DATABASE_URL})")
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        con.execute("select count(*) from projects").fetchone()
+        connection = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True)
+        connection.execute("begin")
     except sqlite3.Error as error:
-        raise PhoenixExportError(f"{file_name}: not a Phoenix database that can be read ({error})") from None
+        raise PhoenixExportError(f"{name}: not a Phoenix database that can be read ({error})") from None
+    return Database(name, connection, "sqlite")
+
+
+def _url_parts(url):
+    """The pieces of a database URL without trusting it to be well formed: (scheme, user, password as
+    written, host and port text, database, query text)."""
+    scheme, separator, rest = url.strip().partition("://")
+    if not separator:
+        return None
+    # the last `@` ends the user's part, even when a password holds `@`, `/` or `?` not percent-encoded
+    at = rest.rfind("@")
+    user_info, location = (rest[:at], rest[at + 1:]) if at >= 0 else ("", rest)
+    location, _, query = location.partition("?")
+    user, has_password, password = user_info.partition(":")
+    host_port, _, database = location.partition("/")
+    return scheme.lower(), user, password if has_password else None, host_port, database, query
+
+
+def _host_and_port(host_port):
+    """(host, port text) of `host:port`, `[ipv6]:port` or a host alone (port text empty)."""
+    if host_port.endswith("]") or ":" not in host_port:
+        return host_port.strip("[]"), ""
+    host, _, port = host_port.rpartition(":")
+    return host.strip("[]"), port
+
+
+def _masked(url):
+    """The database as messages name it: `postgresql://user:***@host:port/db` (Phoenix's masking, without
+    the query, which may hold other secrets); a SQLite file by its path."""
+    parts = _url_parts(url)
+    if parts is None:
+        return f"{DATABASE_URL} (not shown: it is not a URL)"
+    scheme, user, password, host_port, database, query = parts
+    if scheme.split("+")[0] == "sqlite":
+        return url.strip().partition("?")[0]
+    credentials = urllib.parse.unquote(user) + (":***" if password is not None or "password=" in query else "")
+    host, port = _host_and_port(host_port)
+    return (f"postgresql://{credentials + '@' if credentials else ''}{host or 'localhost'}:{port or 5432}"
+            f"/{urllib.parse.unquote(database)}")
+
+
+def _scrubber(url):
+    """A function that removes the URL and its password (as written, decoded, re-encoded) from a text."""
+    parts = _url_parts(url) or ("", "", None, "", "", "")
+    secrets = {url.strip()}
+    passwords = [parts[2]] + [value for key, value in urllib.parse.parse_qsl(parts[5], keep_blank_values=True)
+                              if key == "password"]
+    for password in filter(None, passwords):
+        decoded = urllib.parse.unquote(password)
+        secrets |= {password, decoded, urllib.parse.quote(decoded, safe=""), urllib.parse.quote_plus(decoded)}
+    secrets = sorted(filter(None, secrets), key=len, reverse=True)
+
+    def scrub(text):
+        text = str(text)
+        for secret in secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    return scrub
+
+
+def _open_url(url, schema):
+    """The database of PHOENIX_SQL_DATABASE_URL, in one REPEATABLE READ READ ONLY transaction."""
+    masked, scrub = _masked(url), _scrubber(url)
+    parts = _url_parts(url)
+    accepted = ("postgresql:// (also postgresql+asyncpg://, postgresql+psycopg://) or sqlite:/// as Phoenix takes"
+                " it")
+    if parts is None or parts[0].split("+")[0] not in ("postgresql", "sqlite"):
+        raise PhoenixExportError(f"{DATABASE_URL} is not a URL of Phoenix's database ({masked}): it must begin with"
+                                 f" {accepted}")
+    scheme, user, password, host_port, database, query = parts
+    if scheme.split("+")[0] == "sqlite":
+        path = url.strip()[len(scheme) + 3:].partition("?")[0]
+        if not path.startswith("/") or path == "/":
+            raise PhoenixExportError(
+                f"{DATABASE_URL} is not a URL of Phoenix's database ({masked}): a SQLite URL has three slashes"
+                " before a relative path (sqlite:///phoenix.db) and four before an absolute one"
+                " (sqlite:////data/phoenix.db)")
+        return _open_sqlite(os.path.abspath(urllib.parse.unquote(path[1:])))
+    host, port = _host_and_port(host_port)
+    if port and not port.isdigit():
+        raise PhoenixExportError(f"{DATABASE_URL} is not a URL of Phoenix's database ({masked}): its port"
+                                 f" '{scrub(port)}' is not a number")
+    settings = {"connect_timeout": "10", "application_name": "ragmart"}
+    settings.update(urllib.parse.parse_qsl(query, keep_blank_values=True))
+    if "ssl" in settings:  # asyncpg's name of libpq's sslmode
+        settings.setdefault("sslmode", settings.pop("ssl"))
+    if password is not None:
+        settings["password"] = urllib.parse.unquote(password)
+    settings.update({key: value for key, value in (("user", urllib.parse.unquote(user)),
+                                                   ("host", urllib.parse.unquote(host)), ("port", port),
+                                                   ("dbname", urllib.parse.unquote(database))) if value})
+    schema = schema or "public"
+    import psycopg2
+
     try:
-        annotated = [name for (name,) in con.execute(
+        connection = psycopg2.connect(**settings)
+    except psycopg2.ProgrammingError as error:  # an option libpq does not know
+        raise PhoenixExportError(f"{DATABASE_URL} is not a URL of Phoenix's database ({masked}):"
+                                 f" {scrub(str(error).strip())}") from None
+    except psycopg2.OperationalError as error:
+        reason = " ".join(scrub(str(error)).split())
+        where = f"{host or 'localhost'} port {port or 5432}"
+        if "refused" in reason.lower():
+            raise PhoenixExportError(f"cannot connect to Phoenix's database {masked}: the connection to {where} was"
+                                     " refused; is PostgreSQL running there, and are the host and port of"
+                                     f" {DATABASE_URL} right?") from None
+        raise PhoenixExportError(f"cannot connect to Phoenix's database {masked} ({where}): {reason}") from None
+    try:
+        # psycopg2 begins the transaction with the first statement: BEGIN ISOLATION LEVEL REPEATABLE READ
+        # READ ONLY; Database.close ends it
+        connection.set_session(isolation_level="REPEATABLE READ", readonly=True)
+        connection.cursor().execute("select set_config('search_path', %s, true)",
+                                    (psycopg2.extensions.quote_ident(schema, connection),))
+    except psycopg2.Error as error:
+        connection.close()
+        raise PhoenixExportError(f"Phoenix's database {masked}: {scrub(str(error).strip())}") from None
+    return Database(masked, connection, "postgres", schema, (psycopg2.Error,), scrub)
+
+
+def _check_layout(database):
+    """Stops when the database (schema) lacks a table or a column this model reads."""
+    found = database.columns()
+    where = f"{database.name}" + (f" (schema {database.schema}, {DATABASE_SCHEMA})" if database.schema else "")
+    if not found:
+        hint = ""
+        if database.dialect == "postgres":
+            others = [name for (name,) in database.rows(
+                "select table_schema from information_schema.tables where table_name = 'spans'"
+                " intersect select table_schema from information_schema.tables where table_name = 'projects'"
+                " order by 1")]
+            hint = (f"; schemas of that database with Phoenix's tables: {', '.join(others)}" if others else
+                    "; no schema of that database has them (is it Phoenix's database?)")
+        raise PhoenixExportError(f"{where} holds none of Phoenix's tables ({', '.join(PHOENIX_COLUMNS)}){hint}")
+    missing_tables = [table for table in PHOENIX_COLUMNS if table not in found]
+    if missing_tables:
+        raise PhoenixExportError(f"{where} lacks Phoenix's table{'s' if len(missing_tables) > 1 else ''}"
+                                 f" {', '.join(missing_tables)}, which ragmart reads (Phoenix 20's layout)")
+    for table, columns in PHOENIX_COLUMNS.items():
+        missing = [column for column in columns if column not in found[table]]
+        if missing:
+            raise PhoenixExportError(f"{where}: the table {table} has no column{'s' if len(missing) > 1 else ''}"
+                                     f" {', '.join(missing)}, which ragmart reads (Phoenix 20's layout)")
+
+
+def _read_database(source, project):
+    """The rows of `project` (None: the one project with annotations) of a Phoenix database, as a list:
+    `source` is an open Database or the path of a SQLite file."""
+    return list(_database_rows(_open_sqlite(source) if isinstance(source, str) else source, project))
+
+
+def _database_rows(database, project):
+    """The rows of `project` of an open Database, one at a time (closes the database at the end)."""
+    file_name = database.name
+    try:
+        _check_layout(database)
+        annotated = [name for (name,) in database.rows(
             """select name from projects where id in (
                    select t.project_rowid from traces t join spans s on s.trace_rowid = t.id
                        join span_annotations a on a.span_rowid = s.id
@@ -173,19 +419,18 @@ def _read_database(path, project):
                                         " var phoenix_project to the one to read" if annotated else
                                         "no project holds annotations: nothing to evaluate"))
             project = annotated[0]
-        found = con.execute("select id from projects where name = ?", (project,)).fetchone()
-        if found is None:
-            names = [name for (name,) in con.execute("select name from projects order by name")]
+        found = database.rows("select id from projects where name = ?", project)
+        if not found:
+            names = [name for (name,) in database.rows("select name from projects order by name")]
             raise PhoenixExportError(f"{file_name}: no project named '{project}' (var phoenix_project); the"
                                      f" database has {', '.join(names) or 'none'}")
-        project_id = found[0]
-        rows = []
-        for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in con.execute(
+        project_id = found[0][0]
+        for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in database.stream(
                 """select s.id, t.trace_id, s.span_id, s.parent_id, s.span_kind, s.attributes
                    from spans s join traces t on s.trace_rowid = t.id where t.project_rowid = ? order by s.id""",
-                (project_id,)):
+                project_id):
             attributes = _structure(attributes) or {}
-            rows += _span_rows(file_name, span_rowid, trace_id, span_id, parent_id, span_kind,
+            yield from _span_rows(file_name, span_rowid, trace_id, span_id, parent_id, span_kind,
                                _nested(attributes, "input", "value"), _nested(attributes, "output", "value"),
                                attributes.get("metadata"), _nested(attributes, "retrieval", "documents"))
         annotation_columns = ("a.id, a.name, a.label, a.score, a.explanation, a.annotator_kind, a.identifier,"
@@ -203,15 +448,16 @@ def _read_database(path, project):
         }
         for target, query in queries.items():
             for (trace_id, span_id, position, annotation_id, name, label, score, explanation, kind, identifier,
-                 metadata, created_at, updated_at) in con.execute(query, (project_id,)):
-                rows.append(_annotation_row(target, file_name, annotation_id, trace_id, span_id, position, name,
-                                            label, score, explanation, kind, identifier, metadata, created_at,
-                                            updated_at))
-        return rows
-    except sqlite3.Error as error:
-        raise PhoenixExportError(f"{file_name}: the database cannot be read as Phoenix's ({error})") from None
+                 metadata, created_at, updated_at) in database.stream(query, project_id):
+                yield _annotation_row(target, file_name, annotation_id, trace_id, span_id, position, name, label,
+                                      score, explanation, kind, identifier, metadata, created_at, updated_at)
+    except PhoenixExportError:
+        raise
+    except database.errors as error:
+        raise PhoenixExportError(f"{file_name}: the database cannot be read as Phoenix's"
+                                 f" ({database.scrub(str(error).strip())})") from None
     finally:
-        con.close()
+        database.close()
 
 
 # --------------------------------------------------------------------------- the frames
@@ -284,6 +530,13 @@ def _read_frames(session, folder, frames):
     return rows
 
 
+def _phoenix_files(folder):
+    """The names of the folder's files that are Phoenix's: databases (*.db) and frames (by prefix)."""
+    return sorted(entry for entry in os.listdir(folder) if not entry.startswith(".")
+                  and os.path.isfile(os.path.join(folder, entry))
+                  and (entry.lower().endswith(".db") or entry.lower().startswith(FRAME_PREFIXES)))
+
+
 def _find_export(folder):
     """The database file, or the frame files by kind."""
     if not os.path.isdir(folder):
@@ -296,7 +549,7 @@ def _find_export(folder):
     if databases:
         return os.path.join(folder, databases[0]), None
     # longest prefix first: `span_annotations` before `spans`
-    frames = {"document_annotations": [], "span_annotations": [], "trace_annotations": [], "spans": []}
+    frames = {prefix: [] for prefix in FRAME_PREFIXES}
     for entry in entries:
         lower = entry.lower()
         for prefix in frames:
@@ -314,15 +567,38 @@ def _find_export(folder):
     return None, frames
 
 
+def read_export(session, folder, project, url=None, schema=None):
+    """Every row of the Phoenix export, an iterable (a database's rows are read as they are written out):
+    the database of `url` (PHOENIX_SQL_DATABASE_URL) when set, else the folder's database or frames."""
+    if url is not None:
+        masked = _masked(url)
+        if folder is not None:
+            if not os.path.isdir(folder):
+                raise PhoenixExportError(f"input_path '{folder}' is not a folder (var input_path)")
+            found = _phoenix_files(folder)
+            if found:
+                raise PhoenixExportError(
+                    f"two Phoenix sources: {DATABASE_URL} names Phoenix's database {masked}, and input_path"
+                    f" '{folder}' holds a Phoenix export ({', '.join(found)}); read one: unset {DATABASE_URL} to"
+                    " read the folder, or keep only the annotators* and records* files in it")
+        return _database_rows(_open_url(url, schema), project)
+    if folder is None:
+        raise PhoenixExportError(
+            f"input_format 'phoenix' needs Phoenix's database: set {DATABASE_URL} to it (Phoenix's own setting, e.g."
+            " postgresql://user:password@host:5432/phoenix, and PHOENIX_SQL_DATABASE_SCHEMA when it is not public),"
+            " or give the folder of its SQLite file or exported frames (make build-files INPUT=folder; the var"
+            " input_path)")
+    database, frames = _find_export(folder)
+    return _database_rows(_open_sqlite(database), project) if database else _read_frames(session, folder, frames)
+
+
 def model(dbt, session):
     dbt.config(materialized="table")
     folder = _setting(dbt.config.get("input_path"))
     project = _setting(dbt.config.get("phoenix_project"))
-    if folder is None:
-        raise PhoenixExportError("input_format 'phoenix' needs the var input_path, the folder of the export")
-    folder = os.path.abspath(folder)
-    database, frames = _find_export(folder)
-    rows = _read_database(database, project) if database else _read_frames(session, folder, frames)
+    # Phoenix's own settings, read from the environment (never a dbt var: the URL holds a password)
+    url, schema = _setting(os.environ.get(DATABASE_URL)), _setting(os.environ.get(DATABASE_SCHEMA))
+    rows = read_export(session, os.path.abspath(folder) if folder else None, project, url, schema)
     work_dir = tempfile.mkdtemp(prefix="ragmart_phoenix_")
     path = os.path.join(work_dir, "export.csv")
     try:
