@@ -29,8 +29,9 @@ which Phoenix cannot record) and records file (the runs).
   kit's PostgreSQL (scripts/postgres.sh; skipped without it) in a schema of its own, read by a
   read-only role whose password needs percent-encoding and whose sessions run in a time zone other
   than UTC. As Phoenix wrote them, the two databases differ only in Phoenix's own stamps (times to
-  the microsecond, ids); given the SQLite fixture's times, one build of every model gives every
-  public mart of the native files above, and its rows point into the database by its masked name; a
+  the microsecond, ids); given the SQLite fixture's times, one build up to the row statuses and
+  the quarantine gives the staged rows and statuses of the native files above (so every public
+  mart), and its rows point into the database by its masked name; a
   refused connection stops a second build at the base model; the password is in no output, log,
   target file or table. The other messages (a wrong URL, a schema
   without Phoenix's tables, a missing column or table, two annotated projects, Phoenix files beside
@@ -450,8 +451,11 @@ def pg_build(phoenix_pg, tmp_path_factory):
                  "phoenix_project": PROJECT_NAME}
     env = {"RAGMART_DUCKDB_PATH": "pg.duckdb", "PHOENIX_SQL_DATABASE_SCHEMA": phoenix_pg.schema,
            "PHOENIX_SQL_DATABASE_URL": phoenix_pg.url("postgresql+asyncpg", "sslmode=disable")}
-    # the models alone: the data tests of the same information ran on the SQLite fixture's build
-    result = run_dbt(project, ["run", "--vars", json.dumps(variables)], env=env)
+    # the models up to the row statuses (kit/adapters.py) and the quarantine (its rows name the
+    # database): the data tests and the other marts of the same information ran on the SQLite
+    # fixture's build
+    result = run_dbt(project, ["run", "--select", *NATIVE_SELECT, "+rejected_annotations",
+                               "--vars", json.dumps(variables)], env=env)
     output = result.stdout + result.stderr
     failed = [r for r in read_run_results(project) if r["status"] in ("error", "fail")]
     assert result.returncode == 0 and not failed, f"dbt failed:\n{output[-4000:]}"
@@ -467,13 +471,15 @@ def pg_build(phoenix_pg, tmp_path_factory):
             "as_written": as_written}
 
 
-@pytest.mark.parametrize("mart", PUBLIC_MARTS)
-def test_postgres_database_gives_the_marts_of_the_native_files_of_the_same_information(pg_build, built, mart):
-    """The restored database, read in place with the SQLite fixture's times, gives every public mart
-    of the native files the reference derives from the SQLite fixture."""
-    postgres, native = public_mart_rows(pg_build["database"]), built["fixture"][1]
-    assert postgres[mart] or mart in ("labeling_drift",), f"{mart} is empty: the comparison would prove nothing"
-    assert rows_equal(postgres[mart], native[mart]), f"{mart} differs"
+@pytest.mark.parametrize("staged", STAGED + ["row_status"])
+def test_postgres_database_gives_the_staged_rows_of_the_native_files_of_the_same_information(pg_build, built,
+                                                                                             staged):
+    """The restored database, read in place with the SQLite fixture's times, gives the staged rows and
+    row statuses of the native files the reference derives from the SQLite fixture, and so every
+    public mart (kit/adapters.py)."""
+    postgres, native = staged_rows(pg_build["database"]), built["fixture"][2]
+    assert postgres[staged], f"{staged} is empty: the comparison would prove nothing"
+    assert rows_equal(postgres[staged], native[staged]), f"{staged} differs"
 
 
 def test_postgres_holds_the_sqlite_fixture_s_information_but_phoenix_s_times(pg_build):
