@@ -8,7 +8,7 @@ key named like a control, exported as JSON (the UI's), the snapshot export (with
 JSON_MIN, CSV and TSV (named .csv), each folder beside the 0005 annotators file (the users' ids
 and the model versions with their kinds and roles) and records file.
 
-* ``label_studio_snapshot``: the snapshot export, every data test, every public mart filled;
+* ``label_studio_snapshot``: the snapshot export, staging's data tests and the guards, every public mart filled;
   ``label_studio_native``: the native files reference/label_studio.py derives from it, in plain
   Python from docs/rules.md, built up to the row statuses. The staged rows and row statuses are
   equal, so every public mart is (kit/adapters.py; the quarantine's file and row point into the
@@ -33,7 +33,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from export_schema import COLUMNS
-from kit.adapters import NATIVE_SELECT, STAGED, public_mart_rows, reader_module, rows_equal, staged_rows
+from kit.adapters import NATIVE_SELECT, STAGED, TOOL_BUILD_EXCLUDE, public_mart_rows, reader_module, rows_equal, staged_rows
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import label_studio as L
 
@@ -61,7 +61,7 @@ def _snapshot_native(out: Path) -> Path:
 
 
 scenario("label_studio_snapshot", "label_studio_snapshot", {"input_format": "label_studio", **VARS}, tests=True,
-         files=True)
+         files=True, exclude=TOOL_BUILD_EXCLUDE)
 # up to the row statuses (kit/adapters.py), where max_rejected_share is not checked yet: no vars, so the
 # build shares dbt's parse with the other files builds
 scenario("label_studio_native", "label_studio_native", tests=True, generic_tests=False, files=True,

@@ -33,7 +33,7 @@ from pathlib import Path
 import duckdb
 import make_langfuse_fixtures
 import pytest
-from kit.adapters import NATIVE_SELECT, public_mart_rows, reader_module, rows_equal, staged_rows
+from kit.adapters import NATIVE_SELECT, TOOL_BUILD_EXCLUDE, public_mart_rows, reader_module, rows_equal, staged_rows
 from kit.adapters import STAGED as STAGED_MODELS
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import label_studio as L
@@ -73,7 +73,8 @@ def _jsonl_native(out: Path) -> Path:
     return F.native_files(FIXTURES / "enriched_jsonl", out / "native", **OPTIONS["enriched_jsonl"])
 
 
-scenario("langfuse_jsonl", "langfuse_jsonl", _vars("enriched_jsonl"), tests=True, files=True)
+scenario("langfuse_jsonl", "langfuse_jsonl", _vars("enriched_jsonl"), tests=True, files=True,
+         exclude=TOOL_BUILD_EXCLUDE)
 # up to the row statuses (kit/adapters.py), where max_rejected_share is not checked yet: no vars, so the
 # build shares dbt's parse with the other files builds
 scenario("langfuse_jsonl_native", "langfuse_jsonl_native", tests=True, generic_tests=False, files=True,

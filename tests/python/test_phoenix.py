@@ -6,7 +6,7 @@ with a second project), and the frames a user exports with the client as Parquet
 CSV (``parquet/``, ``csv/``), each beside the 0005 annotators file (the adjudicator's role,
 which Phoenix cannot record) and records file (the runs).
 
-* ``phoenix_db``: the database, every data test, every public mart filled; ``phoenix_native``:
+* ``phoenix_db``: the database, staging's data tests and the guards (kit/adapters.py), every public mart filled; ``phoenix_native``:
   the native files that reference/phoenix.py derives from the same database, in plain Python from
   docs/rules.md, built up to the row statuses. The staged rows and row statuses are equal, so every
   public mart is (kit/adapters.py; the quarantine's file and row point into the database, checked apart).
@@ -54,7 +54,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from kit.adapters import NATIVE_SELECT, STAGED, public_mart_rows, reader_module, rows_equal, staged_rows
+from kit.adapters import NATIVE_SELECT, STAGED, TOOL_BUILD_EXCLUDE, public_mart_rows, reader_module, rows_equal, staged_rows
 from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import phoenix as P
 
@@ -114,7 +114,7 @@ def _db_native(out: Path) -> Path:
 
 
 scenario("phoenix_db", "phoenix_db", {"input_format": "phoenix", "phoenix_project": PROJECT_NAME}, tests=True,
-         files=True)
+         files=True, exclude=TOOL_BUILD_EXCLUDE)
 scenario("phoenix_native", "phoenix_native", tests=True, generic_tests=False, files=True, select=NATIVE_SELECT)
 PAIRS = {"fixture": ("phoenix_db", "phoenix_native")}
 SCENARIOS_USED = [name for pair in PAIRS.values() for name in pair]

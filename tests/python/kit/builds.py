@@ -210,6 +210,7 @@ class Scenario:
     files: bool = False                    # the data set is a folder of export files, read in files mode
     generic_tests: bool = True             # with tests: False runs the singular tests (the guards) only
     select: tuple = ()                     # dbt build --select: the nodes a comparison needs (empty: all)
+    exclude: tuple = ()                    # more of dbt build --exclude (selectors)
 
     @property
     def vars_dict(self) -> dict:
@@ -224,17 +225,17 @@ class Scenario:
         out = [] if self.tests else ["resource_type:test"]
         out += [] if self.tests and self.unit_tests else ["resource_type:unit_test"]
         out += ["test_type:generic"] if self.tests and not self.generic_tests else []
-        return out + (["resource_type:seed"] if self.files else [])
+        return out + (["resource_type:seed"] if self.files else []) + list(self.exclude)
 
 
 def scenario(name: str, data: str, vars: dict | None = None, *, tz: str | None = None,
              tests: bool = False, unit_tests: bool = False, ref_kwargs: dict | None = None,
              agate_seeds: bool = False, files: bool = False, generic_tests: bool = True,
-             select: list[str] | None = None) -> Scenario:
+             select: list[str] | None = None, exclude: list[str] | None = None) -> Scenario:
     def frozen(d):
         return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (d or {}).items()))
     sc = Scenario(name, data, frozen(vars), tz, tests, unit_tests, frozen(ref_kwargs), agate_seeds, files,
-                  generic_tests, tuple(select or ()))
+                  generic_tests, tuple(select or ()), tuple(exclude or ()))
     if SCENARIOS.setdefault(name, sc) != sc:
         raise ValueError(f"scenario {name} is defined twice, differently")
     return sc
