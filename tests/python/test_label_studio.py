@@ -8,10 +8,10 @@ key named like a control, exported as JSON (the UI's), the snapshot export (with
 JSON_MIN, CSV and TSV (named .csv), each folder beside the 0005 annotators file (the users' ids
 and the model versions with their kinds and roles) and records file.
 
-* ``label_studio_snapshot``: the snapshot export, staging's data tests and the guards, every public mart filled;
-  ``label_studio_native``: the native files reference/label_studio.py derives from it, in plain
-  Python from docs/rules.md, built up to the row statuses. The staged rows and row statuses are
-  equal, so every public mart is (kit/adapters.py; the quarantine's file and row point into the
+* ``label_studio_snapshot``: the snapshot export, staging's data tests and the guards, every public
+  mart filled; ``label_studio_native``: the native files reference/label_studio.py derives from it,
+  in plain Python from docs/rules.md, built up to the row statuses. The staged rows and row statuses
+  are equal, so every public mart is (kit/adapters.py; the quarantine's file and row point into the
   export, checked apart).
 * Every export type, all in one folder (the type is read from the content, not from the name),
   built up to staging: each file's staged rows are the reference's rows of that file. The folder

@@ -6,10 +6,11 @@ with a second project), and the frames a user exports with the client as Parquet
 CSV (``parquet/``, ``csv/``), each beside the 0005 annotators file (the adjudicator's role,
 which Phoenix cannot record) and records file (the runs).
 
-* ``phoenix_db``: the database, staging's data tests and the guards (kit/adapters.py), every public mart filled; ``phoenix_native``:
-  the native files that reference/phoenix.py derives from the same database, in plain Python from
-  docs/rules.md, built up to the row statuses. The staged rows and row statuses are equal, so every
-  public mart is (kit/adapters.py; the quarantine's file and row point into the database, checked apart).
+* ``phoenix_db``: the database, staging's data tests and the guards (kit/adapters.py), every public
+  mart filled; ``phoenix_native``: the native files that reference/phoenix.py derives from the same
+  database, in plain Python from docs/rules.md, built up to the row statuses. The staged rows and
+  row statuses are equal, so every public mart is (kit/adapters.py; the quarantine's file and row
+  point into the database, checked apart).
 * The edge copy: the database changed through SQL the way teams label differently:
   a label under another name (var ``label_names``), label texts of their own (``label_values``),
   Phoenix's hallucination evaluator's name and labels (``hallucination``: ``hallucinated`` /
