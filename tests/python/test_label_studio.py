@@ -33,8 +33,16 @@ from pathlib import Path
 import duckdb
 import pytest
 from export_schema import COLUMNS
-from kit.adapters import NATIVE_SELECT, STAGED, TOOL_BUILD_EXCLUDE, public_mart_rows, reader_module, rows_equal, staged_rows
-from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
+from kit.adapters import (
+    NATIVE_SELECT,
+    STAGED,
+    TOOL_BUILD_EXCLUDE,
+    assert_fills_every_public_mart,
+    assert_staged_rows_equal,
+    reader_module,
+    tool_and_native,
+)
+from kit.builds import PROJECT, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import label_studio as L
 
 pytestmark = pytest.mark.slow
@@ -71,34 +79,22 @@ SCENARIOS_USED = ["label_studio_snapshot", "label_studio_native"]
 
 @pytest.fixture(scope="module")
 def built(builds):
-    out = {}
-    for name in ("label_studio_snapshot", "label_studio_native"):
-        build = builds.get(name).check()
-        failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
-        assert not failed, f"[{name}] dbt nodes failed: {failed}"
-        out[f"{name}_staged"] = build.derived("label_studio_staged", lambda build=build: staged_rows(build.db_path))
-    out["build"] = builds.get("label_studio_snapshot")
-    out["label_studio_snapshot"] = out["build"].derived("label_studio_marts",
-                                                        lambda: public_mart_rows(out["build"].db_path))
-    return out
+    return tool_and_native(builds, "label_studio_snapshot", "label_studio_native")
 
 
 @pytest.mark.parametrize("staged", STAGED + ["row_status"])
 def test_label_studio_staged_rows_equal_the_native_files_of_the_same_information(built, staged):
     """The same staged rows and row statuses as the native files: so the same marts (kit/adapters.py)."""
-    label_studio, native = built["label_studio_snapshot_staged"], built["label_studio_native_staged"]
-    assert label_studio[staged], f"{staged} is empty: the comparison would prove nothing"
-    assert rows_equal(label_studio[staged], native[staged]), f"{staged} differs"
+    assert_staged_rows_equal(built["tool_staged"], built["native_staged"], staged)
 
 
 def test_label_studio_build_fills_every_public_mart(built):
-    marts = built["label_studio_snapshot"]
-    assert [mart for mart in PUBLIC_MARTS if not marts[mart] and mart != "labeling_drift"] == []
+    assert_fills_every_public_mart(built["marts"])
 
 
 def test_the_fixture_covers_what_label_studio_holds(built):
     """Both runs, judges of both kinds (predictions), the adjudicator, the rejections the issue names."""
-    marts = built["label_studio_snapshot"]
+    marts = built["marts"]
     assert {row[0] for row in marts["run_comparison"]} == {"bot-v1"}
     assert {row[0] for row in marts["judge_weights"]} >= {"llm.judge-gpt4o", "llm.judge-mini", UNLISTED}
     reasons = collections.Counter(reason for row in marts["rejected_annotations"] for reason in row[5].split(";"))

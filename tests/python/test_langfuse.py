@@ -33,9 +33,18 @@ from pathlib import Path
 import duckdb
 import make_langfuse_fixtures
 import pytest
-from kit.adapters import NATIVE_SELECT, TOOL_BUILD_EXCLUDE, public_mart_rows, reader_module, rows_equal, staged_rows
-from kit.adapters import STAGED as STAGED_MODELS
-from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
+from kit.adapters import (
+    NATIVE_SELECT,
+    TOOL_BUILD_EXCLUDE,
+    assert_fills_every_public_mart,
+    assert_staged_rows_equal,
+    reader_module,
+    tool_and_native,
+)
+from kit.adapters import (
+    STAGED as STAGED_MODELS,
+)
+from kit.builds import PROJECT, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import label_studio as L
 from reference import langfuse as F
 
@@ -84,33 +93,22 @@ SCENARIOS_USED = ["langfuse_jsonl", "langfuse_jsonl_native"]
 
 @pytest.fixture(scope="module")
 def built(builds):
-    out = {}
-    for name in ("langfuse_jsonl", "langfuse_jsonl_native"):
-        build = builds.get(name).check()
-        failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
-        assert not failed, f"[{name}] dbt nodes failed: {failed}"
-        out[f"{name}_staged"] = build.derived("langfuse_staged", lambda build=build: staged_rows(build.db_path))
-    out["build"] = builds.get("langfuse_jsonl")
-    out["langfuse_jsonl"] = out["build"].derived("langfuse_marts", lambda: public_mart_rows(out["build"].db_path))
-    return out
+    return tool_and_native(builds, "langfuse_jsonl", "langfuse_jsonl_native")
 
 
 @pytest.mark.parametrize("staged_model", STAGED_MODELS + ["row_status"])
 def test_langfuse_staged_rows_equal_the_native_files_of_the_same_information(built, staged_model):
     """The same staged rows and row statuses as the native files: so the same marts (kit/adapters.py)."""
-    langfuse, native = built["langfuse_jsonl_staged"], built["langfuse_jsonl_native_staged"]
-    assert langfuse[staged_model], f"{staged_model} is empty: the comparison would prove nothing"
-    assert rows_equal(langfuse[staged_model], native[staged_model]), f"{staged_model} differs"
+    assert_staged_rows_equal(built["tool_staged"], built["native_staged"], staged_model)
 
 
 def test_langfuse_build_fills_every_public_mart(built):
-    marts = built["langfuse_jsonl"]
-    assert [mart for mart in PUBLIC_MARTS if not marts[mart] and mart != "labeling_drift"] == []
+    assert_fills_every_public_mart(built["marts"])
 
 
 def test_the_fixture_covers_what_langfuse_holds(built):
     """Both runs from the traces' release, judges of both kinds from the scores' source, rejections."""
-    marts = built["langfuse_jsonl"]
+    marts = built["marts"]
     assert {row[0] for row in marts["run_comparison"]} == {"bot-v1"}
     assert {row[1] for row in marts["run_comparison"]} == {"bot-v2"}
     judges = {row[0] for row in marts["judge_weights"]}

@@ -55,8 +55,18 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from kit.adapters import NATIVE_SELECT, STAGED, TOOL_BUILD_EXCLUDE, public_mart_rows, reader_module, rows_equal, staged_rows
-from kit.builds import PROJECT, PUBLIC_MARTS, data_set, prepare_project, read_run_results, run_dbt, scenario
+from kit.adapters import (
+    NATIVE_SELECT,
+    STAGED,
+    TOOL_BUILD_EXCLUDE,
+    assert_fills_every_public_mart,
+    assert_staged_rows_equal,
+    reader_module,
+    rows_equal,
+    staged_rows,
+    tool_and_native,
+)
+from kit.builds import PROJECT, data_set, prepare_project, read_run_results, run_dbt, scenario
 from reference import phoenix as P
 
 pytestmark = pytest.mark.slow
@@ -117,45 +127,30 @@ def _db_native(out: Path) -> Path:
 scenario("phoenix_db", "phoenix_db", {"input_format": "phoenix", "phoenix_project": PROJECT_NAME}, tests=True,
          files=True, exclude=TOOL_BUILD_EXCLUDE)
 scenario("phoenix_native", "phoenix_native", tests=True, generic_tests=False, files=True, select=NATIVE_SELECT)
-PAIRS = {"fixture": ("phoenix_db", "phoenix_native")}
-SCENARIOS_USED = [name for pair in PAIRS.values() for name in pair]
+SCENARIOS_USED = ["phoenix_db", "phoenix_native"]
 
 
 @pytest.fixture(scope="module")
 def built(builds):
-    """Per case the Phoenix build's (marts, staged rows) and the native build's staged rows."""
-    out = {}
-    for case, (phoenix, native) in PAIRS.items():
-        pair = []
-        for name in (phoenix, native):
-            build = builds.get(name).check()
-            failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
-            assert not failed, f"[{name}] dbt nodes failed: {failed}"
-            pair.append(build.derived("phoenix_staged", lambda build=build: staged_rows(build.db_path)))
-        full = builds.get(phoenix)
-        out[case] = (full.derived("phoenix_marts", lambda full=full: public_mart_rows(full.db_path)), *pair)
-    out["db_build"] = builds.get("phoenix_db")
+    """The Phoenix build's marts and staged rows, and the native build's staged rows (kit/adapters.py)."""
+    out = tool_and_native(builds, "phoenix_db", "phoenix_native")
+    out["db_build"] = out["build"]
     return out
 
 
-@pytest.mark.parametrize("case", list(PAIRS))
 @pytest.mark.parametrize("staged", STAGED + ["row_status"])
-def test_phoenix_staged_rows_equal_the_native_files_of_the_same_information(built, case, staged):
+def test_phoenix_staged_rows_equal_the_native_files_of_the_same_information(built, staged):
     """The same staged rows and row statuses as the native files: so the same marts (kit/adapters.py)."""
-    _marts, phoenix, native = built[case]
-    assert phoenix[staged], f"{staged} is empty: the comparison would prove nothing"
-    assert rows_equal(phoenix[staged], native[staged]), f"{staged} differs ({case})"
+    assert_staged_rows_equal(built["tool_staged"], built["native_staged"], staged)
 
 
-@pytest.mark.parametrize("case", list(PAIRS))
-def test_phoenix_build_fills_every_public_mart(built, case):
-    marts, _phoenix, _native = built[case]
-    assert [mart for mart in PUBLIC_MARTS if not marts[mart] and mart != "labeling_drift"] == []
+def test_phoenix_build_fills_every_public_mart(built):
+    assert_fills_every_public_mart(built["marts"])
 
 
 def test_the_fixture_covers_what_phoenix_holds(built):
     """Both runs, judges of both kinds, the adjudicator, invalid labels, trace annotations."""
-    phoenix = built["fixture"][0]
+    phoenix = built["marts"]
     assert {row[0] for row in phoenix["run_comparison"]} == {"bot-v1"}
     assert {row[0] for row in phoenix["judge_weights"]} >= {"llm.judge-gpt4o", "code.citation-check"}
     reasons = {reason for row in phoenix["rejected_annotations"] for reason in row[5].split(";")}
@@ -478,7 +473,7 @@ def test_postgres_database_gives_the_staged_rows_of_the_native_files_of_the_same
     """The restored database, read in place with the SQLite fixture's times, gives the staged rows and
     row statuses of the native files the reference derives from the SQLite fixture, and so every
     public mart (kit/adapters.py)."""
-    postgres, native = staged_rows(pg_build["database"]), built["fixture"][2]
+    postgres, native = staged_rows(pg_build["database"]), built["native_staged"]
     assert postgres[staged], f"{staged} is empty: the comparison would prove nothing"
     assert rows_equal(postgres[staged], native[staged]), f"{staged} differs"
 

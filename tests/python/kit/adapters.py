@@ -59,6 +59,32 @@ def staged_rows(db_path: Path) -> dict[str, list[tuple]]:
     return out
 
 
+def tool_and_native(builds, tool: str, native: str) -> dict:
+    """A tool's whole build and its native counterpart's (up to the row statuses), both passed: the
+    tool's ``build`` and ``marts`` (public_mart_rows), and the ``staged`` rows of each (staged_rows)."""
+    out = {"staged": {}}
+    for name in (tool, native):
+        build = builds.get(name).check()
+        failed = [r for r in build.node_results if r["status"] in ("error", "fail")]
+        assert not failed, f"[{name}] dbt nodes failed: {failed}"
+        out["staged"][name] = build.derived("staged_rows", lambda build=build: staged_rows(build.db_path))
+    out["build"] = builds.get(tool)
+    out["marts"] = out["build"].derived("public_marts", lambda: public_mart_rows(out["build"].db_path))
+    out["tool_staged"], out["native_staged"] = out["staged"][tool], out["staged"][native]
+    return out
+
+
+def assert_staged_rows_equal(tool: dict[str, list[tuple]], native: dict[str, list[tuple]], model: str) -> None:
+    """A tool's staged rows (or row statuses) of ``model`` equal the native files', and are not empty."""
+    assert tool[model], f"{model} is empty: the comparison would prove nothing"
+    assert rows_equal(tool[model], native[model]), f"{model} differs"
+
+
+def assert_fills_every_public_mart(marts: dict[str, list[tuple]]) -> None:
+    """Every public mart has rows (labeling_drift needs triage spot-checks, which fixtures may lack)."""
+    assert [mart for mart in PUBLIC_MARTS if not marts[mart] and mart != "labeling_drift"] == []
+
+
 def _same(a, b) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return math.isclose(a, b, rel_tol=0, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
