@@ -26,3 +26,20 @@
     {%- endfor %}
         malformed_record
 {%- endmacro %}
+
+{#-
+    A text that exact copies of a row of `task`'s export share (their unit, annotator, created_at
+    and the raw text of a record that failed to parse, trimmed; so do some rows that are not
+    copies): a row whose key no other row has is no copy, and only the others are compared in
+    every column (ragmart_row_content). Blank parts are left out, which can only make more keys
+    shared.
+-#}
+{% macro ragmart_copy_key(task) -%}
+    concat_ws(
+        '|',
+        {%- for column in ragmart_task_spec(task).unit_columns + ['annotator_id', 'created_at'] %}
+        {{ ragmart_clean_text(column) }},
+        {%- endfor %}
+        malformed_record
+    )
+{%- endmacro %}

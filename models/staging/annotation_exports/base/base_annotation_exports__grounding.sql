@@ -15,13 +15,50 @@ source as (
 {#
     Blank rows and exact copies (docs/rules.md, Daily exports): rows equal in every column of the
     export after trimming are one row, read where it stands in the file that sorts last by name
-    (its first place there); the others are repeats. Both are counted, never rejected.
+    (its first place there); the others are repeats. Both are counted, never rejected. Copies share
+    their copy key (the row's ids and created_at), so only the rows whose key another row shares
+    are compared column by column; a row with a key of its own is read where it stands.
 #}
+with_copy_key as (
+
+    select
+        *,
+        {{ ragmart_copy_key('grounding') }} as copy_key
+
+    from source
+
+),
+
+shared_copy_keys as (
+
+    select copy_key
+    from with_copy_key
+    group by copy_key
+    having count(*) > 1
+
+),
+
+keyed as {{ ragmart_cte_materialized() }}(
+
+    select
+        with_copy_key.*,
+        shared_copy_keys.copy_key is not null as is_key_shared,
+        {# A blank row's key is empty: only the rows with an empty key are checked column by column. #}
+        case
+            when with_copy_key.copy_key = '' then {{ ragmart_is_blank_row('grounding') }}
+            else false
+        end as is_blank_row
+
+    from with_copy_key
+    left join shared_copy_keys
+        on with_copy_key.copy_key = shared_copy_keys.copy_key
+
+),
+
 with_copies as (
 
     select
         *,
-        {{ ragmart_is_blank_row('grounding') }} as is_blank_row,
         row_number() over (
             partition by {{ ragmart_row_content('grounding') }}
             order by {{ ragmart_collate_binary('source_file') }} desc, source_row
@@ -31,7 +68,18 @@ with_copies as (
             order by {{ ragmart_collate_binary('source_file') }} desc, source_row
         ) as read_source_file
 
-    from source
+    from keyed
+    where is_key_shared
+
+    union all
+
+    select
+        *,
+        1 as copy_number,
+        source_file as read_source_file
+
+    from keyed
+    where not is_key_shared
 
 ),
 
