@@ -18,7 +18,8 @@
     The spellings read beyond the boolean ones that became a value (through the var label_values),
     one line per label: `unsupported_claim_present: hallucinated → 1 (111 rows), factual → 0 (95
     rows)`, over the distinct rows of the staged exports (`staged`: task -> its
-    stg_annotation_exports__<task> relation). Empty outside execution.
+    stg_annotation_exports__<task> relation), for the labels that label_values gives extra
+    spellings (no query when it gives none). Empty outside execution.
 -#}
 {% macro ragmart_mapped_spellings(staged) -%}
     {%- set lines = [] -%}
@@ -27,7 +28,8 @@
     {%- endif -%}
     {%- set selects = [] -%}
     {%- for task, relation in staged.items() -%}
-        {%- for label in ragmart_spelled_labels(task) -%}
+        {#- a label without extra spellings reads none: only the boolean spellings give it a value -#}
+        {%- for label in ragmart_spelled_labels(task) if ragmart_label_values(label) -%}
             {%- do selects.append(
                 "select '" ~ label ~ "' as label_name, lower(" ~ ragmart_trim(label ~ '_raw') ~ ") as spelling, "
                 ~ label ~ " as label_value, count(*) as n_rows from " ~ relation
@@ -35,6 +37,9 @@
                 ~ ragmart_plain_boolean_spellings() ~ " group by lower(" ~ ragmart_trim(label ~ '_raw') ~ "), " ~ label) -%}
         {%- endfor -%}
     {%- endfor -%}
+    {%- if not selects -%}
+        {{ return(lines) }}
+    {%- endif -%}
     {%- set by_label = {} -%}
     {%- for row in run_query(selects | join(' union all ') ~ ' order by 1, 4 desc, 2').rows -%}
         {%- do by_label.update({row[0]: by_label.get(row[0], []) + [row[1] ~ ' → ' ~ row[2] ~ ' ('
