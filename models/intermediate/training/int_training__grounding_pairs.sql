@@ -53,7 +53,8 @@ unit_texts as (
         human_rows.record_uuid,
         human_rows.unit_chunk_key,
         {{ ragmart_min_binary(ragmart_clean_text('input_rows.answer')) }} as text,
-        {{ ragmart_min_binary(ragmart_clean_text('input_rows.context_set')) }} as text_pair
+        {{ ragmart_min_binary(ragmart_clean_text('input_rows.context_set')) }} as text_pair,
+        min(human_rows.annotator_id) as first_annotator_id
 
     from human_rows
     inner join units
@@ -71,7 +72,7 @@ unit_texts as (
 {#
     One row per resolved record and HUMAN annotator with an accepted row for it (validation keeps
     one per annotator and unit), with the unit's pair, labels and record; the unit's first row
-    counts the unit.
+    counts the unit: the row of its smallest annotator_id.
 -#}
 unit_annotators as (
 
@@ -87,10 +88,7 @@ unit_annotators as (
         units.{{ label }},
         {%- endfor %}
         human_rows.annotator_id,
-        row_number() over (
-            partition by units.record_uuid
-            order by human_rows.annotator_id
-        ) = 1 as is_first_row_of_unit
+        human_rows.annotator_id = unit_texts.first_annotator_id as is_first_row_of_unit
 
     from units
     inner join unit_texts
