@@ -92,7 +92,12 @@
     for +hh).
 -#}
 {% macro ragmart_timestamp_pattern() -%}
-    {{ return('^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]((?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:[.][0-9]+)?)?)(?:Z|([+-])([01][0-9]|2[0-3])(?::?([0-5][0-9]))?)?$') }}
+    {{ return('^' ~ ragmart_local_timestamp_pattern() ~ '(?:Z|([+-])([01][0-9]|2[0-3])(?::?([0-5][0-9]))?)?$') }}
+{%- endmacro %}
+
+{#- The date, `T` or a space, and the time of the timestamp pattern (its groups 1 and 2), unanchored. -#}
+{% macro ragmart_local_timestamp_pattern() -%}
+    {{ return('([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]((?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:[.][0-9]+)?)?)') }}
 {%- endmacro %}
 
 {#-
@@ -119,12 +124,30 @@
     {{ ragmart_trim(expression) }}
 {%- endmacro %}
 
+{#-
+    DuckDB: the usual forms (no blanks around, `Z` or no zone) give their groups by position: a
+    text that matches the pattern in full without an offset starts with the 10 characters of the
+    date, then the separator and the time up to an optional `Z`. Only the other texts go through
+    the match with groups, which costs several times more.
+-#}
 {% macro duckdb__ragmart_timestamp_parts(expression) -%}
-    regexp_extract(
-        {{ ragmart_trim(expression) }},
-        '{{ ragmart_timestamp_pattern() }}',
-        ['local_date', 'local_time', 'offset_sign', 'offset_hours', 'offset_minutes']
-    )
+    case
+        when regexp_full_match({{ expression }}, '{{ ragmart_local_timestamp_pattern() }}Z?')
+            then struct_pack(
+                local_date := left({{ expression }}, 10),
+                local_time := substr(
+                    {{ expression }}, 12, length({{ expression }}) - 11 - case when suffix({{ expression }}, 'Z') then 1 else 0 end
+                ),
+                offset_sign := '',
+                offset_hours := '',
+                offset_minutes := ''
+            )
+        else regexp_extract(
+            {{ ragmart_trim(expression) }},
+            '{{ ragmart_timestamp_pattern() }}',
+            ['local_date', 'local_time', 'offset_sign', 'offset_hours', 'offset_minutes']
+        )
+    end
 {%- endmacro %}
 
 {% macro postgres__ragmart_timestamp_parts(expression) -%}
