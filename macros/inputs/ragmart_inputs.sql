@@ -28,8 +28,8 @@
     (a family it leaves out is native). Each format has a folder of its own under models/staging;
     a model of a format is enabled for the families mapped to it (the `enabled` configs of the
     folders' YAML spell the same rule with var() alone, as YAML cannot call a macro).
-    Returns {family: format} for every family (retrieval read from Langfuse stops the build in
-    ragmart_source_model: Langfuse cannot hold retrieval labels).
+    Returns {family: format} for every family (retrieval read from Langfuse stops the build:
+    Langfuse cannot hold retrieval labels).
 -#}
 {% macro ragmart_input_formats() -%}
     {%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}
@@ -55,6 +55,12 @@
                 "ragmart: var 'input_format' must be 'native', 'phoenix', 'label_studio' or 'langfuse', or a"
                 ~ " mapping of families to them, got '" ~ input_format ~ "'"
                 ~ (" for " ~ family if setting is mapping else "")) }}
+        {%- endif -%}
+        {%- if family == 'retrieval' and input_format == 'langfuse' -%}
+            {{ exceptions.raise_compiler_error(
+                "ragmart: Langfuse cannot hold retrieval labels (its scores attach to traces, observations and"
+                ~ " sessions, never to one retrieved document): read retrieval in another format, e.g."
+                ~ " --vars '{input_format: {retrieval: label_studio, grounding: langfuse, generation: langfuse}}'") }}
         {%- endif -%}
         {%- if input_format != 'native' and ragmart_input_mode() != 'files' -%}
             {{ exceptions.raise_compiler_error(
@@ -85,10 +91,9 @@
     annotation_row_id, source_file, source_row and malformed_record. Each family comes from its
     format's folder (stg_native__<task>, stg_phoenix__<task>, stg_label_studio__<task>,
     stg_langfuse__<task>); the records from the 0005 records input (with Langfuse read for some
-    family, stg_langfuse__records: the same rows with the runs Langfuse records). (The annotators are
-    read by stg_annotation_exports__annotators itself: the 0005 input and the kinds each tool
-    records.) Only staging, the quarantine (for the original values) and the training view marts
-    (for the long texts) read through this macro.
+    family, stg_langfuse__records: the same rows with the runs Langfuse records). The canonical
+    staging models name these refs in their own files; the quarantine (for the original values)
+    and the training view (for the long texts) read the rows as given through this macro.
 -#}
 {% macro ragmart_source_model(input_name) -%}
     {%- if input_name == 'records' and 'langfuse' in ragmart_input_formats().values() -%}
@@ -96,12 +101,6 @@
     {%- endif -%}
     {%- if input_name in ['records', 'annotators'] -%}
         {{ return(ref('stg_native__' ~ input_name)) }}
-    {%- endif -%}
-    {%- if input_name == 'retrieval' and ragmart_family_format(input_name) == 'langfuse' -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: Langfuse cannot hold retrieval labels (its scores attach to traces, observations and"
-            ~ " sessions, never to one retrieved document): read retrieval in another format, e.g."
-            ~ " --vars '{input_format: {retrieval: label_studio, grounding: langfuse, generation: langfuse}}'") }}
     {%- endif -%}
     {{ return(ref('stg_' ~ ragmart_family_format(input_name) ~ '__' ~ input_name)) }}
 {%- endmacro %}

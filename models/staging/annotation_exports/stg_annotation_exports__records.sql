@@ -1,10 +1,17 @@
-{#- The records input (ragmart_source_model: the 0005 records seed or files). -#}
+{#-
+    The records input: the 0005 records seed or files (stg_native__records), or, when Langfuse is
+    read for some family, the same rows with the runs Langfuse records (stg_langfuse__records).
+-#}
 
 with
 
 source as (
 
-    select * from {{ ragmart_source_model('records') }}
+    {%- if 'langfuse' in ragmart_input_formats().values() %}
+    select * from {{ ref('stg_langfuse__records') }}
+    {%- else %}
+    select * from {{ ref('stg_native__records') }}
+    {%- endif %}
 
 ),
 

@@ -1,14 +1,23 @@
 {#
     The generation export as read, narrowed: the row id, where the row came from, the short columns as
     given (text) and a blank flag per long text; see the model's docs for why this is a table of
-    its own. The rows come from the source system of the var input_format (ragmart_source_model).
+    its own. The rows come from the format the var input_format reads this family in: the
+    native export (stg_native__generation) or a tool's (stg_<format>__generation).
 -#}
 
 with
 
 source as (
 
-    select * from {{ ragmart_source_model('generation') }}
+    {%- if ragmart_family_format('generation') == 'phoenix' %}
+    select * from {{ ref('stg_phoenix__generation') }}
+    {%- elif ragmart_family_format('generation') == 'label_studio' %}
+    select * from {{ ref('stg_label_studio__generation') }}
+    {%- elif ragmart_family_format('generation') == 'langfuse' %}
+    select * from {{ ref('stg_langfuse__generation') }}
+    {%- else %}
+    select * from {{ ref('stg_native__generation') }}
+    {%- endif %}
 
 ),
 

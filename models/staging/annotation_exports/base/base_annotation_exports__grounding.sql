@@ -1,14 +1,23 @@
 {#
     The grounding export as read, narrowed: the row id, where the row came from, the short columns as
     given (text) and a blank flag per long text; see the model's docs for why this is a table of
-    its own. The rows come from the source system of the var input_format (ragmart_source_model).
+    its own. The rows come from the format the var input_format reads this family in: the
+    native export (stg_native__grounding) or a tool's (stg_<format>__grounding).
 -#}
 
 with
 
 source as (
 
-    select * from {{ ragmart_source_model('grounding') }}
+    {%- if ragmart_family_format('grounding') == 'phoenix' %}
+    select * from {{ ref('stg_phoenix__grounding') }}
+    {%- elif ragmart_family_format('grounding') == 'label_studio' %}
+    select * from {{ ref('stg_label_studio__grounding') }}
+    {%- elif ragmart_family_format('grounding') == 'langfuse' %}
+    select * from {{ ref('stg_langfuse__grounding') }}
+    {%- else %}
+    select * from {{ ref('stg_native__grounding') }}
+    {%- endif %}
 
 ),
 

@@ -1,14 +1,21 @@
 {#
     The retrieval export as read, narrowed: the row id, where the row came from, the short columns as
     given (text) and a blank flag per long text; see the model's docs for why this is a table of
-    its own. The rows come from the source system of the var input_format (ragmart_source_model).
+    its own. The rows come from the format the var input_format reads this family in: the
+    native export (stg_native__retrieval) or a tool's (stg_<format>__retrieval).
 -#}
 
 with
 
 source as (
 
-    select * from {{ ragmart_source_model('retrieval') }}
+    {%- if ragmart_family_format('retrieval') == 'phoenix' %}
+    select * from {{ ref('stg_phoenix__retrieval') }}
+    {%- elif ragmart_family_format('retrieval') == 'label_studio' %}
+    select * from {{ ref('stg_label_studio__retrieval') }}
+    {%- else %}
+    select * from {{ ref('stg_native__retrieval') }}
+    {%- endif %}
 
 ),
 
