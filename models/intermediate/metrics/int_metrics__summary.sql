@@ -2,7 +2,7 @@
     Every metric per run and slice of the human consensus: the mean of the per-record values of
     the run's records, the records behind it and its 95 % interval (docs/rules.md, metric_values).
     A slice row exists when the slice has at least one resolved record in that run. The judges' value of the `label_source` slice is
-    int_judges__metric_summary, which metric_values adds; the human metric marts read this model
+    computed in metric_values from int_judges__record_values; the human metric marts read this model
     alone, so no judge model is among their ancestors.
 -#}
 with

@@ -10,9 +10,55 @@ human_summary as (
 
 ),
 
+judge_estimated_values as (
+
+    select * from {{ ref('int_judges__record_values') }}
+    where label_source = 'judges'
+
+),
+
+{#
+    The `judges` value of the `label_source` slice: every metric, per run, over the run's records
+    whose labels the judges estimated (int_judges__record_values, label source `judges`), with the
+    mean, count and interval of every other slice (ragmart_metric_summary).
+#}
+sliced as (
+
+    select
+        run_id,
+        family,
+        metric,
+        k,
+        'label_source' as slice_dimension,
+        'judges' as slice_value,
+        interval_method,
+        value
+
+    from judge_estimated_values
+
+),
+
+judge_summarised as (
+
+    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
+
+),
+
 judge_summary as (
 
-    select * from {{ ref('int_judges__metric_summary') }}
+    select
+        run_id,
+        family,
+        metric,
+        k,
+        slice_dimension,
+        slice_value,
+        value,
+        n_units,
+        ci_lower,
+        ci_upper
+
+    from judge_summarised
 
 ),
 
