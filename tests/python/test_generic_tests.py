@@ -16,6 +16,9 @@ TESTS = {
     "in_set": "default__test_expect_columns_values_to_be_in_set('cells', ['a', 'c'], [0, 1], false, {condition})",
     "in_set_quoted": "default__test_expect_columns_values_to_be_in_set('cells', ['b'], ['x', \"it's\"], true, {condition})",
     "expressions": "default__test_expressions_are_true('cells', ['a <= c', \"b <> 'it''s'\"], {condition})",
+    # an item that is a list of expressions, one per column (the labels of a task in the models' YAML)
+    "expression_lists": "default__test_expressions_are_true('cells', "
+                        "[ragmart_column_predicates(['a', 'c'], '{column} between 0 and 1'), 'a <= c'], {condition})",
 }
 CONDITIONS = {"every_row": "none", "accepted_rows": "\"status = 'accepted'\""}
 
@@ -95,3 +98,13 @@ def test_expressions_are_true(compiled):
     bad = clean + [(2, "x", 1.0, "rejected"), (3, "it's", 0.0, "accepted"), (1, "it's", 2.0, "rejected")]
     assert _failures(every_row, bad) == [("a <= c", 2), ("b <> 'it''s'", 2)]
     assert _failures(accepted_rows, bad) == [("a <= c", 1), ("b <> 'it''s'", 1)]
+
+
+def test_expressions_are_true_with_a_list_of_expressions(compiled):
+    every_row, accepted_rows = compiled["expression_lists", "every_row"], compiled["expression_lists", "accepted_rows"]
+    # each column's expression is reported on its own, beside the plain one; nulls pass
+    clean = [(0, "x", 1.0, "accepted"), (1, "y", 1.0, "rejected"), (None, None, None, "accepted")]
+    assert _failures(every_row, clean) == []
+    bad = clean + [(2, "x", 1.0, "rejected"), (1, "x", -0.5, "accepted"), (0, "x", None, "rejected")]
+    assert _failures(every_row, bad) == [("a <= c", 2), ("a between 0 and 1", 1), ("c between 0 and 1", 1)]
+    assert _failures(accepted_rows, bad) == [("a <= c", 1), ("c between 0 and 1", 1)]
