@@ -1,13 +1,11 @@
 {#-
-    The failing rows of a generic test over several columns of one model (the
-    expect_columns_* tests): one pass over `model` (the rows where `row_condition` holds) counts,
-    per column of `column_list`, the rows where `failure` holds (a SQL predicate with `{column}`
-    standing for the column), then one row per column with such rows: the column (or expression)
-    as written in `name_column`, the count named `count_name`, and with `with_value` the smallest
-    failing value as text (`smallest_value_found`).
+    The failing rows of a generic test over several columns of one model
+    (expect_columns_to_not_be_null, expressions_are_true): one pass over `model` (the rows where
+    `row_condition` holds) counts, per column of `column_list`, the rows where `failure` holds (a
+    SQL predicate with `{column}` standing for the column), then one row per column with such
+    rows: the column (or expression) as written in `name_column` and the count named `count_name`.
 -#}
-{% macro ragmart_failing_columns(model, column_list, failure, count_name, row_condition=none, with_value=false,
-    name_column='column_name') %}
+{% macro ragmart_failing_columns(model, column_list, failure, count_name, row_condition=none, name_column='column_name') %}
     {%- if column_list is string or column_list is not iterable or (column_list | length) == 0 -%}
         {{ exceptions.raise_compiler_error("'column_list' must be a list of column names") }}
     {%- endif %}
@@ -15,11 +13,7 @@
         select
             {%- for column in column_list %}
             {%- set failing = failure | replace('{column}', column) %}
-            sum(case when {{ failing }} then 1 else 0 end) as n_failing_{{ loop.index }}
-            {%- if with_value %},
-            min(case when {{ failing }} then cast({{ column }} as {{ dbt.type_string() }}) end)
-                as smallest_failing_{{ loop.index }}
-            {%- endif %}{{ ',' if not loop.last }}
+            sum(case when {{ failing }} then 1 else 0 end) as n_failing_{{ loop.index }}{{ ',' if not loop.last }}
             {%- endfor %}
         from {{ model }}
         {%- if row_condition %}
@@ -31,9 +25,6 @@
     select
         '{{ column | replace("'", "''") }}' as {{ name_column }},
         n_failing_{{ loop.index }} as {{ count_name }}
-        {%- if with_value %},
-        smallest_failing_{{ loop.index }} as smallest_value_found
-        {%- endif %}
     from failure_counts
     where n_failing_{{ loop.index }} > 0
     {% if not loop.last %}union all
