@@ -2,8 +2,7 @@
 
 - in the models' YAML, a model's generic data tests are its keys (``unique``,
   ``expect_compound_columns_to_be_unique``), ``relationships`` and one ``expressions_are_true``
-  per config (a test with another severity, ``where`` or tags would be a second one); the
-  intermediate models of the run comparison and of the judges keep their tests of each kind;
+  per config (a test with another severity, ``where`` or tags would be a second one);
 - on a copy of the sample build, rows of nine tables of staging, intermediate models and marts
   are made to break one rule each (a value outside its set or range, a null in a column that may
   not hold one, an implication or exclusion, each with and without its condition), then the
@@ -27,8 +26,6 @@ pytestmark = pytest.mark.slow                      # one `dbt test` of its own o
 SCENARIOS_USED = ["sample"]
 ROW_RULES = "expressions_are_true"
 KEYS_AND_LINKS = {"unique", "expect_compound_columns_to_be_unique", "relationships"}
-# their chains' own tests, each of its kind (models/intermediate/runs, models/intermediate/judges)
-OWN_TESTS = ("models/intermediate/runs/", "models/intermediate/judges/")
 
 # (table, SQL after `set`, the rows to change, how many) -> the rows of that model's row-rules test
 BREAKS = {
@@ -112,8 +109,6 @@ def _yaml_tests() -> dict[str, list[tuple[str, str]]]:
     included, which the sample's build leaves disabled): (test, its config as JSON) by model."""
     tests: dict[str, list[tuple[str, str]]] = {}
     for path in sorted((PROJECT / "models").rglob("*.yml")):
-        if str(path.relative_to(PROJECT)).startswith(OWN_TESTS):
-            continue
         for model in (yaml.safe_load(path.read_text()) or {}).get("models", []):
             declared = list(model.get("data_tests", []))
             for column in model.get("columns", []):
