@@ -3,7 +3,7 @@
     its own reason codes, `;`-separated in code order (generation has no logical constraint). The
     checks of the labels come from the task spec (ragmart_label_checks), those of every export
     from ragmart_common_row_checks; this export's own are written out here.
-    Superseding and duplicates follow in int_annotations__deduplicated.
+    Superseding, duplicates and the rest of the status follow in int_annotations__row_status.
 -#}
 {%- set labels = ragmart_task_spec('generation').labels %}
 {%- set checks = ragmart_common_row_checks('generation') + ragmart_label_checks('generation') + [

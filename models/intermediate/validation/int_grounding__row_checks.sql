@@ -4,7 +4,7 @@
     (under `repair`, the consequent of a violated implication is set to 1). The checks of the
     labels and of their logical constraints come from the task spec (ragmart_label_checks), those
     of every export from ragmart_common_row_checks; this export's own are written out here.
-    Superseding and duplicates follow in int_annotations__deduplicated.
+    Superseding, duplicates and the rest of the status follow in int_annotations__row_status.
 -#}
 {%- set labels = ragmart_task_spec('grounding').labels %}
 {%- set checks = ragmart_common_row_checks('grounding') + ragmart_label_checks('grounding') + [

@@ -4,8 +4,7 @@
     (under `repair`, the consequent of a violated implication is set to 1). The checks of the
     labels and of their logical constraints come from the task spec (ragmart_label_checks), those
     of every export from ragmart_common_row_checks; this export's own are written out here.
-    Superseding and duplicates follow in int_annotations__deduplicated,
-    the rank check in int_annotations__row_status.
+    Superseding, duplicates and the rank check follow in int_annotations__row_status.
 -#}
 {%- set labels = ragmart_task_spec('retrieval').labels %}
 {%- set checks = ragmart_common_row_checks('retrieval') + ragmart_label_checks('retrieval') + [
