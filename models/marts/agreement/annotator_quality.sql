@@ -132,18 +132,7 @@ labelled as (
 final as (
 
     select
-        cast(task as {{ dbt.type_string() }}) as task,
-        cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
-        cast(n_units as bigint) as n_units,
-        cast(n_label_votes as bigint) as n_label_votes,
-        cast(positive_vote_rate as {{ ragmart_type_double() }}) as positive_vote_rate,
-        cast(n_shared_units as bigint) as n_shared_units,
-        cast(n_pairwise_comparisons as bigint) as n_pairwise_comparisons,
-        cast(pairwise_agreement as {{ ragmart_type_double() }}) as pairwise_agreement,
-        cast(n_adjudicated_labels as bigint) as n_adjudicated_labels,
-        cast(adjudication_agreement as {{ ragmart_type_double() }}) as adjudication_agreement,
-        first_vote_at_utc,
-        last_vote_at_utc
+        {{ ragmart_contract_columns() }}
 
     from labelled
 

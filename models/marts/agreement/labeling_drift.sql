@@ -89,17 +89,11 @@ with_previous_week as (
 
 ),
 
-final as (
+flagged as (
 
     select
-        cast(task as {{ dbt.type_string() }}) as task,
-        cast(iso_week as {{ dbt.type_string() }}) as iso_week,
-        cast(week_start as date) as week_start,
-        cast(n_spot_checked_units as bigint) as n_spot_checked_units,
-        cast(n_disagreeing_units as bigint) as n_disagreeing_units,
-        cast(disagreement_rate as {{ ragmart_type_double() }}) as disagreement_rate,
-        cast(previous_week_disagreement_rate as {{ ragmart_type_double() }}) as previous_week_disagreement_rate,
-        cast({{ threshold }} as {{ ragmart_type_double() }}) as drift_threshold,
+        *,
+        {{ threshold }} as drift_threshold,
         disagreement_rate > {{ threshold }} as is_above_threshold,
         coalesce(
             disagreement_rate > {{ threshold }} and previous_week_disagreement_rate > {{ threshold }},
@@ -107,6 +101,15 @@ final as (
         ) as is_drift_alert
 
     from with_previous_week
+
+),
+
+final as (
+
+    select
+        {{ ragmart_contract_columns() }}
+
+    from flagged
 
 )
 

@@ -130,49 +130,36 @@ alphas as (
 
 ),
 
-final as (
+protocol as (
 
     select
-        cast(counted.task as {{ dbt.type_string() }}) as task,
-        cast(counted.tier as {{ dbt.type_string() }}) as tier,
-        cast(counted.n_records as bigint) as n_records,
-        cast(
-            cast(counted.n_records as {{ ragmart_type_double() }}) / family_totals.n_family_records
-            as {{ ragmart_type_double() }}
-        ) as share_of_records,
-        cast(
-            case
-                when counted.tier = 'tier_b' then {{ gold_share_target }}
-                when counted.tier = 'tier_a' then 1 - {{ gold_share_target }}
-                else 1
-            end as {{ ragmart_type_double() }}
-        ) as target_share_of_records,
-        cast(counted.n_dual_annotated as bigint) as n_dual_annotated,
-        cast(counted.n_disagreeing as bigint) as n_disagreeing,
-        cast(counted.n_adjudicated as bigint) as n_adjudicated,
-        cast(counted.n_pending as bigint) as n_pending,
-        cast(
-            cast(counted.n_dual_annotated as {{ ragmart_type_double() }}) / counted.n_records
-            as {{ ragmart_type_double() }}
-        ) as dual_annotation_rate,
-        cast(
-            case when counted.tier = 'tier_a' then {{ ragmart_number_var('spot_check_rate_target', 0.10) }} end
-            as {{ ragmart_type_double() }}
-        ) as spot_check_rate_target,
-        cast(coalesce(alphas.n_labels_with_alpha, 0) as bigint) as n_labels_with_alpha,
-        cast(alphas.min_krippendorff_alpha as {{ ragmart_type_double() }}) as min_krippendorff_alpha,
-        cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
+        counted.task,
+        counted.tier,
+        counted.n_records,
+        cast(counted.n_records as {{ ragmart_type_double() }}) / family_totals.n_family_records as share_of_records,
+        case
+            when counted.tier = 'tier_b' then {{ gold_share_target }}
+            when counted.tier = 'tier_a' then 1 - {{ gold_share_target }}
+            else 1
+        end as target_share_of_records,
+        counted.n_dual_annotated,
+        counted.n_disagreeing,
+        counted.n_adjudicated,
+        counted.n_pending,
+        cast(counted.n_dual_annotated as {{ ragmart_type_double() }}) / counted.n_records as dual_annotation_rate,
+        case when counted.tier = 'tier_a' then {{ ragmart_number_var('spot_check_rate_target', 0.10) }} end
+            as spot_check_rate_target,
+        coalesce(alphas.n_labels_with_alpha, 0) as n_labels_with_alpha,
+        alphas.min_krippendorff_alpha,
+        {{ ragmart_number_var('agreement_alpha_target', 0.75) }} as alpha_target,
         case
             when alphas.n_labels_with_alpha > 0
                 then alphas.n_labels_meeting_target = alphas.n_labels_with_alpha
         end as meets_alpha_target,
-        cast(
-            (counted.n_records - counted.n_dual_annotated) * {{ ragmart_number_var('single_annotation_cost', 0.16) }}
-            + counted.n_dual_annotated * {{ ragmart_number_var('dual_annotation_cost', 0.40) }}
-            as {{ ragmart_type_double() }}
-        ) as labeling_cost,
-        cast(alphas.min_alpha_ci_lower as {{ ragmart_type_double() }}) as min_alpha_ci_lower,
-        cast(alphas.max_p_alpha_below_target as {{ ragmart_type_double() }}) as max_p_alpha_below_target
+        (counted.n_records - counted.n_dual_annotated) * {{ ragmart_number_var('single_annotation_cost', 0.16) }}
+        + counted.n_dual_annotated * {{ ragmart_number_var('dual_annotation_cost', 0.40) }} as labeling_cost,
+        alphas.min_alpha_ci_lower,
+        alphas.max_p_alpha_below_target
 
     from counted
     inner join family_totals
@@ -181,6 +168,15 @@ final as (
         on
             counted.task = alphas.task
             and counted.tier = alphas.tier
+
+),
+
+final as (
+
+    select
+        {{ ragmart_contract_columns() }}
+
+    from protocol
 
 )
 

@@ -12,31 +12,23 @@ label_agreement as (
 
 ),
 
+named as (
+
+    select
+        *,
+        precision_value as precision,
+        recall_value as recall
+
+    from label_agreement
+
+),
+
 final as (
 
     select
-        cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
-        cast(task as {{ dbt.type_string() }}) as task,
-        cast(label as {{ dbt.type_string() }}) as label,
-        cast(tier as {{ dbt.type_string() }}) as tier,
-        cast(n_units as bigint) as n_units,
-        cast(tp as bigint) as tp,
-        cast(fp as bigint) as fp,
-        cast(fn as bigint) as fn,
-        cast(tn as bigint) as tn,
-        cast(accuracy as {{ ragmart_type_double() }}) as accuracy,
-        cast(cohen_kappa as {{ ragmart_type_double() }}) as cohen_kappa,
-        cast(precision_value as {{ ragmart_type_double() }}) as precision,
-        cast(recall_value as {{ ragmart_type_double() }}) as recall,
-        cast(f1 as {{ ragmart_type_double() }}) as f1,
-        cast(human_prevalence as {{ ragmart_type_double() }}) as human_prevalence,
-        cast(judge_prevalence as {{ ragmart_type_double() }}) as judge_prevalence,
-        cast(alpha_humans as {{ ragmart_type_double() }}) as alpha_humans,
-        cast(alpha_with_judge as {{ ragmart_type_double() }}) as alpha_with_judge,
-        cast(kappa_ci_lower as {{ ragmart_type_double() }}) as kappa_ci_lower,
-        cast(kappa_ci_upper as {{ ragmart_type_double() }}) as kappa_ci_upper
+        {{ ragmart_contract_columns() }}
 
-    from label_agreement
+    from named
 
 )
 

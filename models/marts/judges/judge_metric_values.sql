@@ -130,22 +130,7 @@ with_kind as (
 final as (
 
     select
-        cast(run_id as {{ dbt.type_string() }}) as run_id,
-        cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
-        cast(annotator_kind as {{ dbt.type_string() }}) as annotator_kind,
-        cast(family as {{ dbt.type_string() }}) as family,
-        cast(metric as {{ dbt.type_string() }}) as metric,
-        cast(k as integer) as k,
-        cast(n_records as bigint) as n_records,
-        cast(judge_value as {{ ragmart_type_double() }}) as judge_value,
-        cast(judge_n_units as bigint) as judge_n_units,
-        cast(judge_ci_lower as {{ ragmart_type_double() }}) as judge_ci_lower,
-        cast(judge_ci_upper as {{ ragmart_type_double() }}) as judge_ci_upper,
-        cast(human_value as {{ ragmart_type_double() }}) as human_value,
-        cast(human_n_units as bigint) as human_n_units,
-        cast(human_ci_lower as {{ ragmart_type_double() }}) as human_ci_lower,
-        cast(human_ci_upper as {{ ragmart_type_double() }}) as human_ci_upper,
-        cast(difference as {{ ragmart_type_double() }}) as difference
+        {{ ragmart_contract_columns() }}
 
     from with_kind
 

@@ -38,35 +38,31 @@ record_counts as (
 pivoted as (
 
     select
-        runs.run_id,
+        record_counts.run_id,
+        record_counts.n_answers,
+        record_counts.n_pending_adjudication,
         max(case when summary.metric = 'proper_action_rate' then summary.value end) as proper_action_rate,
         max(case when summary.metric = 'on_topic_rate' then summary.value end) as on_topic_rate,
         max(case when summary.metric = 'helpfulness_rate' then summary.value end) as helpfulness_rate,
         max(case when summary.metric = 'incompleteness_rate' then summary.value end) as incompleteness_rate,
         max(case when summary.metric = 'unsafe_content_rate' then summary.value end) as unsafe_content_rate
 
-    from runs
+    from record_counts
     left join summary
-        on runs.run_id = summary.run_id
-    group by runs.run_id
+        on record_counts.run_id = summary.run_id
+    group by
+        record_counts.run_id,
+        record_counts.n_answers,
+        record_counts.n_pending_adjudication
 
 ),
 
 final as (
 
     select
-        cast(record_counts.run_id as {{ dbt.type_string() }}) as run_id,
-        cast(record_counts.n_answers as bigint) as n_answers,
-        cast(record_counts.n_pending_adjudication as bigint) as n_pending_adjudication,
-        cast(pivoted.proper_action_rate as {{ ragmart_type_double() }}) as proper_action_rate,
-        cast(pivoted.on_topic_rate as {{ ragmart_type_double() }}) as on_topic_rate,
-        cast(pivoted.helpfulness_rate as {{ ragmart_type_double() }}) as helpfulness_rate,
-        cast(pivoted.incompleteness_rate as {{ ragmart_type_double() }}) as incompleteness_rate,
-        cast(pivoted.unsafe_content_rate as {{ ragmart_type_double() }}) as unsafe_content_rate
+        {{ ragmart_contract_columns() }}
 
-    from record_counts
-    inner join pivoted
-        on record_counts.run_id = pivoted.run_id
+    from pivoted
 
 )
 

@@ -75,16 +75,7 @@ summary as (
 final as (
 
     select
-        cast(run_id as {{ dbt.type_string() }}) as run_id,
-        cast(family as {{ dbt.type_string() }}) as family,
-        cast(metric as {{ dbt.type_string() }}) as metric,
-        cast(k as integer) as k,
-        cast(slice_dimension as {{ dbt.type_string() }}) as slice_dimension,
-        cast(slice_value as {{ dbt.type_string() }}) as slice_value,
-        cast(value as {{ ragmart_type_double() }}) as value,
-        cast(n_units as bigint) as n_units,
-        cast(ci_lower as {{ ragmart_type_double() }}) as ci_lower,
-        cast(ci_upper as {{ ragmart_type_double() }}) as ci_upper
+        {{ ragmart_contract_columns() }}
 
     from summary
 

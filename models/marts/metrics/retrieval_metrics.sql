@@ -50,34 +50,31 @@ pivoted as (
         {%- for measure in ragmart_metrics('retrieval') %}
         max(case when summary.metric = '{{ measure.metric }}' then summary.value end) as {{ measure.metric }}_at_k,
         {%- endfor %}
-        runs.run_id,
-        k_values.k
+        record_counts.run_id,
+        k_values.k,
+        record_counts.n_queries,
+        record_counts.n_pending_adjudication
 
-    from runs
+    from record_counts
     cross join k_values
     left join summary
         on
-            runs.run_id = summary.run_id
+            record_counts.run_id = summary.run_id
             and k_values.k = summary.k
-    group by runs.run_id, k_values.k
+    group by
+        record_counts.run_id,
+        k_values.k,
+        record_counts.n_queries,
+        record_counts.n_pending_adjudication
 
 ),
 
 final as (
 
     select
-        cast(pivoted.run_id as {{ dbt.type_string() }}) as run_id,
-        cast(pivoted.k as integer) as k,
-        cast(record_counts.n_queries as bigint) as n_queries,
-        cast(record_counts.n_pending_adjudication as bigint) as n_pending_adjudication,
-        {%- for measure in ragmart_metrics('retrieval') %}
-        cast(pivoted.{{ measure.metric }}_at_k as {{ ragmart_type_double() }}) as {{ measure.metric }}_at_k
-        {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+        {{ ragmart_contract_columns() }}
 
     from pivoted
-    inner join record_counts
-        on pivoted.run_id = record_counts.run_id
 
 )
 

@@ -209,49 +209,30 @@ with_baseline_source as (
 
 ),
 
+bounded as (
+
+    select
+        *,
+        {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'lower', clip=false) }}
+            as difference_ci_lower,
+        {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'upper', clip=false) }}
+            as difference_ci_upper,
+        coalesce(p_value_holm < {{ ragmart_comparison_alpha() }}, false) as is_significant,
+        {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'lower', clip=false) }}
+            as adjusted_ci_lower,
+        {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'upper', clip=false) }}
+            as adjusted_ci_upper
+
+    from with_baseline_source
+
+),
+
 final as (
 
     select
-        cast(baseline_run_id as {{ dbt.type_string() }}) as baseline_run_id,
-        cast(candidate_run_id as {{ dbt.type_string() }}) as candidate_run_id,
-        cast(family as {{ dbt.type_string() }}) as family,
-        cast(metric as {{ dbt.type_string() }}) as metric,
-        cast(k as integer) as k,
-        cast(slice_dimension as {{ dbt.type_string() }}) as slice_dimension,
-        cast(slice_value as {{ dbt.type_string() }}) as slice_value,
-        cast(n_pairs as bigint) as n_pairs,
-        cast(n_baseline_only as bigint) as n_baseline_only,
-        cast(n_candidate_only as bigint) as n_candidate_only,
-        cast(baseline_value as {{ ragmart_type_double() }}) as baseline_value,
-        cast(candidate_value as {{ ragmart_type_double() }}) as candidate_value,
-        cast(difference as {{ ragmart_type_double() }}) as difference,
-        cast(
-            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'lower', clip=false) }}
-            as {{ ragmart_type_double() }}
-        ) as difference_ci_lower,
-        cast(
-            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'upper', clip=false) }}
-            as {{ ragmart_type_double() }}
-        ) as difference_ci_upper,
-        higher_is_better,
-        cast(n_wins as bigint) as n_wins,
-        cast(n_ties as bigint) as n_ties,
-        cast(n_losses as bigint) as n_losses,
-        cast(p_value as {{ ragmart_type_double() }}) as p_value,
-        cast(p_value_method as {{ dbt.type_string() }}) as p_value_method,
-        cast(p_value_holm as {{ ragmart_type_double() }}) as p_value_holm,
-        coalesce(p_value_holm < {{ ragmart_comparison_alpha() }}, false) as is_significant,
-        cast(
-            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'lower', clip=false) }}
-            as {{ ragmart_type_double() }}
-        ) as adjusted_ci_lower,
-        cast(
-            {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'upper', clip=false) }}
-            as {{ ragmart_type_double() }}
-        ) as adjusted_ci_upper,
-        cast(baseline_source as {{ dbt.type_string() }}) as baseline_source
+        {{ ragmart_contract_columns() }}
 
-    from with_baseline_source
+    from bounded
 
 )
 

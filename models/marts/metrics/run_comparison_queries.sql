@@ -16,19 +16,7 @@ paired_queries as (
 final as (
 
     select
-        cast(baseline_run_id as {{ dbt.type_string() }}) as baseline_run_id,
-        cast(candidate_run_id as {{ dbt.type_string() }}) as candidate_run_id,
-        cast(family as {{ dbt.type_string() }}) as family,
-        cast(metric as {{ dbt.type_string() }}) as metric,
-        cast(k as integer) as k,
-        cast(pairing_key as {{ dbt.type_string() }}) as pairing_key,
-        cast(query_text as {{ dbt.type_string() }}) as query_text,
-        cast(baseline_record_uuids as {{ dbt.type_string() }}) as baseline_record_uuids,
-        cast(candidate_record_uuids as {{ dbt.type_string() }}) as candidate_record_uuids,
-        cast(baseline_value as {{ ragmart_type_double() }}) as baseline_value,
-        cast(candidate_value as {{ ragmart_type_double() }}) as candidate_value,
-        cast(difference as {{ ragmart_type_double() }}) as difference,
-        cast(outcome as {{ dbt.type_string() }}) as outcome
+        {{ ragmart_contract_columns() }}
 
     from paired_queries
 

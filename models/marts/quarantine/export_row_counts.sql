@@ -82,22 +82,25 @@ counted as (
 
 ),
 
+with_share as (
+
+    select
+        *,
+        case
+            when n_rows = 0 then 0
+            else cast(n_rejected as {{ ragmart_type_double() }}) / n_rows
+        end as rejected_share
+
+    from counted
+
+),
+
 final as (
 
     select
-        cast(task as {{ dbt.type_string() }}) as task,
-        cast(n_rows as bigint) as n_rows,
-        cast(n_accepted as bigint) as n_accepted,
-        cast(n_superseded as bigint) as n_superseded,
-        cast(n_rejected as bigint) as n_rejected,
-        case
-            when n_rows = 0 then cast(0 as {{ ragmart_type_double() }})
-            else cast(n_rejected as {{ ragmart_type_double() }}) / n_rows
-        end as rejected_share,
-        cast(n_repeated as bigint) as n_repeated,
-        cast(n_blank as bigint) as n_blank
+        {{ ragmart_contract_columns() }}
 
-    from counted
+    from with_share
 
 )
 

@@ -26,7 +26,7 @@ input_rows as (
     {%- set input_columns = ragmart_export_columns(input_name) | map(attribute='name') | list %}
 
     select
-        '{{ input_name }}' as input_name,
+        '{{ input_name }}' as task,
         annotation_row_id,
         source_file,
         source_row,
@@ -39,10 +39,8 @@ input_rows as (
         {%- endfor %}
 
     from {{ ragmart_source_model(input_name) }}
-    {%- if not loop.last %}
 
-    union all
-    {%- endif %}
+    {{ 'union all' if not loop.last }}
     {%- endfor %}
 
 ),
@@ -50,25 +48,16 @@ input_rows as (
 rejected as (
 
     select
-        row_status.task,
+        input_rows.*,
         row_status.record_uuid,
         row_status.annotator_id,
         row_status.chunk_id,
-        input_rows.created_at,
-        row_status.reasons,
-        input_rows.source_file,
-        input_rows.source_row,
-        input_rows.malformed_record,
-        row_status.annotation_row_id,
-        input_rows.task_as_given,
-        {%- for column in original_columns %}
-        input_rows.{{ column }}{% if not loop.last %},{% endif %}
-        {%- endfor %}
+        row_status.reasons
 
     from row_status
     inner join input_rows
         on
-            row_status.task = input_rows.input_name
+            row_status.task = input_rows.task
             and row_status.annotation_row_id = input_rows.annotation_row_id
 
 ),
@@ -76,20 +65,7 @@ rejected as (
 final as (
 
     select
-        cast(task as {{ dbt.type_string() }}) as task,
-        cast(record_uuid as {{ dbt.type_string() }}) as record_uuid,
-        cast(annotator_id as {{ dbt.type_string() }}) as annotator_id,
-        cast(chunk_id as {{ dbt.type_string() }}) as chunk_id,
-        cast(created_at as {{ dbt.type_string() }}) as created_at,
-        cast(reasons as {{ dbt.type_string() }}) as reasons,
-        cast(source_file as {{ dbt.type_string() }}) as source_file,
-        cast(source_row as bigint) as source_row,
-        cast(annotation_row_id as bigint) as annotation_row_id,
-        cast(task_as_given as {{ dbt.type_string() }}) as task_as_given,
-        {%- for column in original_columns %}
-        cast({{ column }} as {{ dbt.type_string() }}) as {{ column }},
-        {%- endfor %}
-        cast(malformed_record as {{ dbt.type_string() }}) as malformed_record
+        {{ ragmart_contract_columns() }}
 
     from rejected
 

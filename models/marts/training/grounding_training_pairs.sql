@@ -17,18 +17,7 @@ pairs as (
 final as (
 
     select
-        cast(text as {{ dbt.type_string() }}) as text,
-        cast(text_pair as {{ dbt.type_string() }}) as text_pair,
-        {%- for label in ragmart_task_spec('grounding').labels %}
-        cast({{ label }} as integer) as {{ label }},
-        {%- endfor %}
-        cast(split as {{ dbt.type_string() }}) as split,
-        cast(language as {{ dbt.type_string() }}) as language,
-        cast(tier as {{ dbt.type_string() }}) as tier,
-        cast(n_units as integer) as n_units,
-        cast(n_annotators as integer) as n_annotators,
-        cast(run_ids as {{ dbt.type_string() }}) as run_ids,
-        cast(record_uuids as {{ dbt.type_string() }}) as record_uuids
+        {{ ragmart_contract_columns() }}
 
     from pairs
     where not has_conflicting_labels
