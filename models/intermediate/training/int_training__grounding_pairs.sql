@@ -84,9 +84,7 @@ unit_annotators as (
         family_records.language,
         family_records.tier,
         query_keys.query_key,
-        {%- for label in ragmart_task_spec('grounding').labels %}
-        units.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding', 'units') }},
         human_rows.annotator_id,
         human_rows.annotator_id = unit_texts.first_annotator_id as is_first_row_of_unit
 
@@ -139,9 +137,7 @@ final as (
     select
         text,
         text_pair,
-        {%- for label in ragmart_task_spec('grounding').labels %}
-        {{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding') }},
         has_conflicting_labels,
         {{ ragmart_training_split('query_key') }} as split,
         language,

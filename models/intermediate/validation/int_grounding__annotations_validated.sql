@@ -28,9 +28,7 @@ validated as (
         row_checks.annotator_id,
         row_checks.created_at_utc,
         row_checks.language,
-        {%- for label in ragmart_task_spec('grounding').labels %}
-        row_checks.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding', 'row_checks') }},
         row_checks.was_repaired,
         row_status.annotation_status,
         row_status.reasons

@@ -30,9 +30,7 @@ validated as (
         row_checks.created_at_utc,
         row_checks.language,
         row_checks.chunk_rank,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        row_checks.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('retrieval', 'row_checks') }},
         row_checks.was_repaired,
         row_status.annotation_status,
         row_status.reasons

@@ -27,9 +27,7 @@ final as (
         created_at,
         query,
         answer,
-        {%- for label in ragmart_task_spec('generation').labels %}
-        {{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('generation') }},
         notes
 
     from annotations

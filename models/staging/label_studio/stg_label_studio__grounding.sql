@@ -28,9 +28,7 @@ final as (
         query,
         answer,
         context_set,
-        {%- for label in ragmart_task_spec('grounding').labels %}
-        {{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding') }},
         notes
 
     from annotations

@@ -32,9 +32,7 @@ final as (
         generated_search_query,
         doc_id,
         can_answer,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        {{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('retrieval') }},
         notes
 
     from annotations

@@ -93,9 +93,7 @@ final as (
         per_row.created_at,
         traces.query,
         traces.answer,
-        {%- for label in labels %}
-        per_row.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('generation', 'per_row') }},
         notes.notes
 
     from per_row

@@ -94,9 +94,7 @@ final as (
         traces.query,
         traces.answer,
         traces.context_set,
-        {%- for label in labels %}
-        per_row.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding', 'per_row') }},
         notes.notes
 
     from per_row

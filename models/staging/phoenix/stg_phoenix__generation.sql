@@ -37,8 +37,7 @@ per_row as (
         {%- endfor %}
         coalesce(
             {%- for label in labels %}
-            max(case when label_name = '{{ label }}' then {{ ragmart_clean_text('explanation') }} end)
-            {%- if not loop.last %},{% endif %}
+            max(case when label_name = '{{ label }}' then {{ ragmart_clean_text('explanation') }} end){{ ',' if not loop.last }}
             {%- endfor %}
         ) as notes
 
@@ -63,9 +62,7 @@ final as (
         per_row.created_at,
         traces.query,
         traces.answer,
-        {%- for label in labels %}
-        per_row.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('generation', 'per_row') }},
         per_row.notes
 
     from per_row

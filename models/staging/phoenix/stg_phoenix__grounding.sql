@@ -37,8 +37,7 @@ per_row as (
         {%- endfor %}
         coalesce(
             {%- for label in labels %}
-            max(case when label_name = '{{ label }}' then {{ ragmart_clean_text('explanation') }} end)
-            {%- if not loop.last %},{% endif %}
+            max(case when label_name = '{{ label }}' then {{ ragmart_clean_text('explanation') }} end){{ ',' if not loop.last }}
             {%- endfor %}
         ) as notes
 
@@ -64,9 +63,7 @@ final as (
         traces.query,
         traces.answer,
         traces.context_set,
-        {%- for label in labels %}
-        per_row.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding', 'per_row') }},
         per_row.notes
 
     from per_row

@@ -46,8 +46,7 @@ per_row as (
         {%- endfor %}
         coalesce(
             {%- for label in labels %}
-            max(case when label_name = '{{ label }}' then {{ ragmart_clean_text('explanation') }} end)
-            {%- if not loop.last %},{% endif %}
+            max(case when label_name = '{{ label }}' then {{ ragmart_clean_text('explanation') }} end){{ ',' if not loop.last }}
             {%- endfor %}
         ) as notes
 
@@ -79,9 +78,7 @@ final as (
         documents.document_doc_id as doc_id,
         cast(per_row.document_position + 1 as {{ dbt.type_string() }}) as chunk_rank,
         per_row.can_answer,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        per_row.{{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('retrieval', 'per_row') }},
         per_row.notes
 
     from per_row

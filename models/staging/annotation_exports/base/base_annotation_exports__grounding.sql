@@ -107,9 +107,7 @@ narrowed as (
         task,
         language,
         created_at,
-        {%- for label in ragmart_task_spec('grounding').labels %}
-        {{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('grounding') }},
         query,
         {{ ragmart_is_blank('query') }} as is_missing_query,
         {{ ragmart_is_blank('answer') }} as is_missing_answer,

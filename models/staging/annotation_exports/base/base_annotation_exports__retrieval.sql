@@ -108,9 +108,7 @@ narrowed as (
         chunk_id,
         chunk_rank,
         can_answer,
-        {%- for label in ragmart_task_spec('retrieval').labels %}
-        {{ label }},
-        {%- endfor %}
+        {{ ragmart_label_columns('retrieval') }},
         input_query,
         {{ ragmart_is_blank('input_query') }} as is_missing_input_query,
         {{ ragmart_is_blank('chunk') }} as is_missing_chunk
