@@ -58,10 +58,8 @@ accepted_rows as (
         {%- endfor %}
 
     from {{ task }}_validated
-    {%- if not loop.last %}
 
-    union all
-    {%- endif %}
+    {{ 'union all' if not loop.last }}
     {%- endfor %}
 
 ),

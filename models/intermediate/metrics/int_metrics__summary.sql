@@ -27,10 +27,8 @@ sliced as (
         value
 
     from record_values
-    {%- if not loop.last %}
 
-    union all
-    {%- endif %}
+    {{ 'union all' if not loop.last }}
     {%- endfor %}
 
 ),

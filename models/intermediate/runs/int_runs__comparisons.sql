@@ -52,10 +52,8 @@ listed_pairs as (
     select
         {{ ragmart_text_literal(pair[0]) }} as baseline_run_id,
         {{ ragmart_text_literal(pair[1]) }} as candidate_run_id
-    {%- if not loop.last %}
 
-    union all
-    {%- endif %}
+    {{ 'union all' if not loop.last }}
     {%- else %}
 
     select
