@@ -3,8 +3,12 @@
     one of the two runs (docs/rules.md, Run comparison): both values, the difference d = candidate −
     baseline and its outcome when the key has a value in both (a pair), and the key's language:
     that of its baseline records, or of its candidate records when it has none in the baseline.
-    The outcome reads the difference in the metric's direction: a `win` is the candidate being
-    better (a higher value, or a lower one for the six measures where lower is better).
+    A run's value for a key is the mean of the values of its resolved records with that key (for
+    conditional fabrication over the cited ones; null when none cites), with the records behind it,
+    one of the key's query texts, and the key's language in the run (that of its records when they
+    agree, else `unknown`). The outcome reads the difference in the metric's direction: a `win` is
+    the candidate being better (a higher value, or a lower one for the six measures where lower is
+    better).
 -#}
 with
 
@@ -14,9 +18,72 @@ comparisons as (
 
 ),
 
-query_values as (
+record_values as (
 
-    select * from {{ ref('int_runs__query_values') }}
+    select * from {{ ref('int_metrics__record_values') }}
+
+),
+
+family_records as (
+
+    select * from {{ ref('int_records__per_family') }}
+
+),
+
+compared_runs as (
+
+    select baseline_run_id as run_id from comparisons
+
+    union
+
+    select candidate_run_id as run_id from comparisons
+
+),
+
+keyed_values as (
+
+    select
+        record_values.run_id,
+        record_values.family,
+        record_values.metric,
+        record_values.k,
+        record_values.pairing_key,
+        record_values.record_uuid,
+        record_values.value,
+        family_records.query_text,
+        coalesce(record_values.language, 'unknown') as language
+
+    from record_values
+    inner join compared_runs
+        on record_values.run_id = compared_runs.run_id
+    inner join family_records
+        on
+            record_values.family = family_records.task
+            and record_values.record_uuid = family_records.record_uuid
+
+),
+
+{# A compared run's value per key: the mean over its records with that key. #}
+query_values as {{ ragmart_cte_materialized() }}(
+
+    select
+        run_id,
+        family,
+        metric,
+        k,
+        pairing_key,
+        avg(value) as value,
+        {{ ragmart_sorted_list('case when value is not null then record_uuid end', ';') }} as record_uuids,
+        min(query_text) as query_text,
+        case when count(distinct language) = 1 then min(language) else 'unknown' end as language
+
+    from keyed_values
+    group by
+        run_id,
+        family,
+        metric,
+        k,
+        pairing_key
 
 ),
 
