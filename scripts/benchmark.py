@@ -267,9 +267,12 @@ FLOOR_PARTS = ("reading and parsing", "row checks and statuses", "consensus, rec
 OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "training view", "data tests", "other")
 
 
+# The intermediate models of the row checks and statuses, by name (each lives in its entity's folder).
+VALIDATION_MODELS = ("int_annotations__row_status", "int_records__validated")
+VALIDATION_SUFFIXES = ("__row_checks", "__annotations_validated")
 # The folders of the intermediate models of the consensus, the record grain and the measures.
 MEASURE_FOLDERS = tuple(f"models/intermediate/{folder}/" for folder in
-                        ("consensus", "records", "retrieval", "grounding", "generation", "metrics", "runs"))
+                        ("annotations", "records", "retrieval", "grounding", "generation", "metrics", "runs"))
 
 
 def part_of(node: dict) -> str:
@@ -284,7 +287,7 @@ def part_of(node: dict) -> str:
         return "run comparison"
     if path.startswith("models/staging/"):
         return "reading and parsing"
-    if path.startswith("models/intermediate/validation/"):
+    if name in VALIDATION_MODELS or name.endswith(VALIDATION_SUFFIXES):
         return "row checks and statuses"
     if path.startswith("models/intermediate/agreement/") or group == "agreement":
         return "agreement and protocol"

@@ -1,10 +1,10 @@
 {#-
     Where the inputs come from (var input_mode): `seeds` (default) reads the project's seeds;
-    `files` reads the folder var input_path through the model base_export_files (every
+    `files` reads the folder var input_path through the model base_native__export_files (every
     retrieval*, grounding*, generation*, annotators*, records* .csv or .parquet file, every value
     as text). The exports are required; a missing annotators or records input is empty. Each model
     that reads an input names both of its possible parents in its own file,
-    `ref('base_export_files')` in files mode and the seed's ref otherwise, and hands the one it
+    `ref('base_native__export_files')` in files mode and the seed's ref otherwise, and hands the one it
     took (`input`) to the macros below.
 -#}
 
@@ -106,7 +106,7 @@
 {%- endmacro %}
 
 {#-
-    Files mode numbers the rows by their place in the input: file k (base_export_files'
+    Files mode numbers the rows by their place in the input: file k (base_native__export_files'
     ragmart_file_index) and data row n of that file give k * ragmart_file_position_base() + n.
 -#}
 {% macro ragmart_file_position_base() -%}
@@ -119,7 +119,7 @@
     Seeds mode numbers the rows by their content (ragmart_content_row_number), the same on every
     engine; files mode by their place in the files (ragmart_file_position_base), which needs no
     sort. Read by staging, and by the quarantine for the original values of its rejected rows.
-    `input`: the model's ref of base_export_files (files mode) or of the task's seed.
+    `input`: the model's ref of base_native__export_files (files mode) or of the task's seed.
 -#}
 {% macro ragmart_input_rows(task, input) -%}
     {%- if ragmart_input_mode() == 'files' -%}
@@ -147,10 +147,10 @@
 
 {#-
     Stops the run when a model hands the input macros no relation for `task`, or at run time
-    another relation than base_export_files (files mode) or the input's own seed (seeds mode).
+    another relation than base_native__export_files (files mode) or the input's own seed (seeds mode).
 -#}
 {% macro ragmart_check_input(task, input) -%}
-    {%- set expected = 'base_export_files' if ragmart_input_mode() == 'files' else ragmart_input_seed(task) -%}
+    {%- set expected = 'base_native__export_files' if ragmart_input_mode() == 'files' else ragmart_input_seed(task) -%}
     {%- if input is undefined or input is none -%}
         {{ exceptions.raise_compiler_error("ragmart: no relation given for the " ~ task ~ " input; expected ref('" ~ expected ~ "')") }}
     {%- endif -%}
@@ -162,7 +162,7 @@
 {%- endmacro %}
 
 {#-
-    What an input is read from: in files mode the task's rows of `input` (base_export_files) as an
+    What an input is read from: in files mode the task's rows of `input` (base_native__export_files) as an
     aliased subquery, in seeds mode `input` (the seed) itself (ragmart_check_input first).
 -#}
 {% macro ragmart_input_relation(task, input) -%}
@@ -209,7 +209,7 @@
                 {%- if task == 'annotators' and row[2] > 0 -%}
                     {{ exceptions.raise_compiler_error(
                         "ragmart: the annotators file " ~ row[0] ~ " has " ~ row[2] ~ " record(s) that do not parse"
-                        ~ " (see base_export_files.ragmart_malformed_record); fix the file: a lost annotator row would"
+                        ~ " (see base_native__export_files.ragmart_malformed_record); fix the file: a lost annotator row would"
                         ~ " make that annotator count as a HUMAN annotator") }}
                 {%- endif -%}
                 {%- for name in file_columns if name not in names -%}

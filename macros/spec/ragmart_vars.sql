@@ -306,7 +306,7 @@
 {#-
     The var allow_empty_exports (default []): the exports (retrieval, grounding, generation) that may
     hold no data row. Any other export that is empty stops the build (assert_exports_have_rows, and
-    in files mode base_export_files for a header alone). Returns the list; a compile error names a
+    in files mode base_native__export_files for a header alone). Returns the list; a compile error names a
     value that is no export.
 -#}
 {% macro ragmart_allow_empty_exports() -%}

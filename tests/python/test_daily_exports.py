@@ -217,7 +217,7 @@ def test_a_header_only_export_stops_the_build_naming_it(builds):
     empty = builds.get("daily_empty")
     assert empty.returncode not in (0, None)
     assert [r["unique_id"] for r in empty.node_results if r["status"] == "error"] == \
-        ["model.ragmart.base_export_files"], empty.node_results
+        ["model.ragmart.base_native__export_files"], empty.node_results
     message = " ".join(empty.output.split())
     assert f"the retrieval export holds no data row, only a header (retrieval: retrieval_{DAYS[1]}.csv)" in message
     assert "allow_empty_exports" in message
@@ -297,7 +297,7 @@ def test_the_files_reader_stops_on_any_header_only_export():
     export whose every file holds a header alone is named with its files, unless allowed."""
     from kit.adapters import reader_module
 
-    reader = reader_module("models/staging/native/base_export_files.py")
+    reader = reader_module("models/staging/native/base_native__export_files.py")
     found = {task: [f"/in/{task}_{day}.csv" for day in DAYS] for task in EXPORTS}
     for task in EXPORTS:
         empty = {name: ([Path(p).name for p in found[name]] if name == task else []) for name in EXPORTS}

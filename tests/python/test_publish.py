@@ -77,10 +77,10 @@ def test_a_failed_first_build_says_nothing_is_published(tmp_path, capsys):
 
 def test_failure_summary_names_each_failed_node_and_its_cause(tmp_path):
     results = [
-        {"unique_id": "model.ragmart.base_export_files", "status": "error", "message":
-         "Runtime Error in model base_export_files\n  Python model failed:\n  Traceback (most recent call last):\n"
+        {"unique_id": "model.ragmart.base_native__export_files", "status": "error", "message":
+         "Runtime Error in model base_native__export_files\n  Python model failed:\n  Traceback (most recent call last):\n"
          "    File \"/tmp/x.py\", line 409, in model\n      raise ExportFileError(\n"
-         "  base_export_files.ExportFileError: no retrieval* file in input_path '/data'\n  "},
+         "  base_native__export_files.ExportFileError: no retrieval* file in input_path '/data'\n  "},
         {"unique_id": "model.ragmart.stg_native__retrieval", "status": "error", "message":
          "Compilation Error in model stg_native__retrieval\n  ragmart: the retrieval file r.csv lacks the required"
          " column(s) created_at\n  \n  > in macro ragmart_export_select"},
@@ -91,7 +91,7 @@ def test_failure_summary_names_each_failed_node_and_its_cause(tmp_path):
     path = tmp_path / "run_results.json"
     path.write_text(json.dumps({"results": results}), encoding="utf-8")
     assert build.failure_summary(path, since=0) == [
-        "  base_export_files: no retrieval* file in input_path '/data'",
+        "  base_native__export_files: no retrieval* file in input_path '/data'",
         "  stg_native__retrieval: ragmart: the retrieval file r.csv lacks the required column(s) created_at",
         "  assert_x: Got 3 results, configured to fail if != 0",
     ]

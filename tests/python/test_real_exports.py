@@ -703,9 +703,9 @@ def test_missing_annotators_and_mass_rejection_fail_the_build(failed):
 
 
 def _export_files_model():
-    """models/staging/native/base_export_files.py as a module (its functions, no dbt)."""
-    path = PROJECT / "models" / "staging" / "native" / "base_export_files.py"
-    spec = importlib.util.spec_from_file_location("base_export_files", path)
+    """models/staging/native/base_native__export_files.py as a module (its functions, no dbt)."""
+    path = PROJECT / "models" / "staging" / "native" / "base_native__export_files.py"
+    spec = importlib.util.spec_from_file_location("base_native__export_files", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

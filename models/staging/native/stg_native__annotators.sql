@@ -1,8 +1,8 @@
 {#-
     The annotators input in the 0005 shape, every row as read: the seed, or in files mode the
-    annotators* files read by base_export_files.
+    annotators* files read by base_native__export_files.
 -#}
 {{ config(materialized='view') }}
-{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('annotators') %}
+{%- set input = ref('base_native__export_files') if ragmart_input_mode() == 'files' else ref('annotators') %}
 
 {{ ragmart_input_rows('annotators', input) }}

@@ -1,8 +1,8 @@
 {#-
     The records input in the 0005 shape, every row as read: the seed, or in files mode the
-    records* files read by base_export_files.
+    records* files read by base_native__export_files.
 -#}
 {{ config(materialized='view') }}
-{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('records') %}
+{%- set input = ref('base_native__export_files') if ragmart_input_mode() == 'files' else ref('records') %}
 
 {{ ragmart_input_rows('records', input) }}

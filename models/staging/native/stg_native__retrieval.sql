@@ -1,8 +1,8 @@
 {#-
     The retrieval input in the 0005 shape, every row as read: the seed, or in files mode the
-    retrieval* files read by base_export_files.
+    retrieval* files read by base_native__export_files.
 -#}
 {{ config(materialized='view') }}
-{%- set input = ref('base_export_files') if ragmart_input_mode() == 'files' else ref('retrieval_annotations') %}
+{%- set input = ref('base_native__export_files') if ragmart_input_mode() == 'files' else ref('retrieval_annotations') %}
 
 {{ ragmart_input_rows('retrieval', input) }}

@@ -1,0 +1,134 @@
+"""The project's layout follows its names, in the spirit of dbt-project-evaluator's structure and
+naming rules: a model's folder is the one its name says, its YAML sits beside it, no folder holds a
+single model, and the layers read downwards. Every model counts, the ones a build switches off too
+(another input_format), read from the manifest the sample build wrote.
+
+An exception is allowed only when EXCEPTIONS names it and says why; an exception that no longer
+applies fails too, so the list stays true."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+SCENARIOS_USED = ["sample"]
+
+# model name -> why it may break the naming and folder rules
+EXCEPTIONS = {
+    "metricflow_time_spine": "MetricFlow looks the time spine up by this name; it is the semantic layer's "
+                             "only model, in models/semantic/ beside the semantic models that need it",
+}
+# staging folder -> why its models may read the staged models of other source systems
+READS_OTHER_SYSTEMS = {
+    "annotation_exports": "the canonical relations validation reads: each unions the staged rows of the "
+                          "format input_format names for its family, whatever the source system",
+}
+LAYER_PATTERNS = {
+    "staging": re.compile(r"models/staging/(?P<folder>[a-z_]+)/(?:base|stg)_(?P=folder)__[a-z_]+\.(?:sql|py)"),
+    "intermediate": re.compile(r"models/intermediate/(?P<folder>[a-z_]+)/int_(?P=folder)__[a-z_]+\.sql"),
+    "marts": re.compile(r"models/marts/(?P<folder>[a-z_]+)/(?!base_|stg_|int_)[a-z_]+\.sql"),
+}
+LAYER_ORDER = {"staging": 0, "intermediate": 1, "marts": 2}
+
+
+@pytest.fixture(scope="module")
+def manifest(builds):
+    build = builds.get("sample").check()
+    return json.loads((build.project / "target" / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def models(manifest):
+    """Every model of the project, enabled or not, by unique id."""
+    nodes = {uid: node for uid, node in manifest["nodes"].items() if node["resource_type"] == "model"}
+    for uid, versions in manifest["disabled"].items():
+        if uid.startswith("model.") and uid not in nodes:
+            nodes[uid] = versions[0]
+    return nodes
+
+
+def _layer(node):
+    return node["original_file_path"].split("/")[1]
+
+
+def _folder(node):
+    return node["original_file_path"].rsplit("/", 1)[0]
+
+
+def test_every_model_sits_in_the_folder_its_name_says(models):
+    wrong = []
+    for node in models.values():
+        pattern = LAYER_PATTERNS.get(_layer(node))
+        if node["name"] in EXCEPTIONS:
+            continue
+        if pattern is None or not pattern.fullmatch(node["original_file_path"]):
+            wrong.append(node["original_file_path"])
+    assert not wrong, "models whose folder is not the one their name says:\n" + "\n".join(sorted(wrong))
+    assert len(models) > 80, len(models)  # the tools' disabled models are counted too
+
+
+def test_each_mart_folder_is_its_group(models):
+    wrong = [f"{node['name']}: group {node.get('group')}" for node in models.values()
+             if _layer(node) == "marts" and node.get("group") != _folder(node).split("/")[-1]]
+    assert not wrong, wrong
+
+
+def test_each_model_is_described_in_a_yaml_file_of_its_own_folder(models):
+    wrong = []
+    for node in models.values():
+        folder = _folder(node)
+        yaml_path = (node.get("patch_path") or "").split("://", 1)[-1]
+        name = folder.split("/")[-1]
+        if yaml_path.rsplit("/", 1)[0] != folder or not yaml_path.rsplit("/", 1)[-1].startswith(f"_{name}__"):
+            wrong.append(f"{node['name']}: {yaml_path or 'no YAML'}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_each_unit_test_sits_beside_its_model(manifest, models):
+    folder_of = {node["name"]: _folder(node) for node in models.values()}
+    wrong = [f"{test['name']} ({test['original_file_path']}) tests {test['model']}"
+             for test in manifest["unit_tests"].values()
+             if test["original_file_path"].rsplit("/", 1)[0] != folder_of[test["model"]]]
+    assert not wrong, "\n".join(sorted(wrong))
+    assert len(manifest["unit_tests"]) > 20
+
+
+def test_no_staging_or_intermediate_folder_holds_a_single_model(models):
+    per_folder = Counter(_folder(node) for node in models.values() if node["name"] not in EXCEPTIONS)
+    single = [folder for folder, count in per_folder.items() if count == 1]
+    assert not single, single
+
+
+def test_the_layers_read_downwards_and_staging_reads_its_own_system(models):
+    by_id = models
+    wrong = []
+    for node in models.values():
+        layer, folder = _layer(node), _folder(node).split("/")[-1]
+        for parent_id in node["depends_on"]["nodes"]:
+            parent = by_id.get(parent_id)
+            if parent is None:  # seeds and sources
+                continue
+            parent_layer = _layer(parent)
+            if parent_layer in LAYER_ORDER and layer in LAYER_ORDER and LAYER_ORDER[parent_layer] > LAYER_ORDER[layer]:
+                wrong.append(f"{node['name']} ({layer}) reads {parent['name']} ({parent_layer})")
+            if layer == "staging" and parent_layer == "staging":
+                parent_folder = _folder(parent).split("/")[-1]
+                if parent_folder != folder and folder not in READS_OTHER_SYSTEMS:
+                    wrong.append(f"{node['name']} reads {parent['name']} of another source system")
+                if parent["name"].startswith("base_") and parent_folder != folder:
+                    wrong.append(f"{node['name']} reads {parent['name']}, a base model of another folder")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_every_exception_still_applies(models):
+    names = {node["name"]: node for node in models.values()}
+    for name in EXCEPTIONS:
+        assert name in names, f"{name} is listed as an exception but is no model any more"
+        pattern = LAYER_PATTERNS.get(_layer(names[name]))
+        assert pattern is None or not pattern.fullmatch(names[name]["original_file_path"]), \
+            f"{name} follows the rules now: take it off EXCEPTIONS"
+    folders = {_folder(node).split("/")[-1] for node in models.values() if _layer(node) == "staging"}
+    assert set(READS_OTHER_SYSTEMS) <= folders
