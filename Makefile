@@ -20,16 +20,16 @@ export RAGMART_EXPORT_DIR = $(value EXPORT_DIR)
 # make report: the HTML file (empty: target/report.html of the project; a relative path is relative to
 # the folder make was run from, as EXPORT_DIR).
 export RAGMART_REPORT_FILE = $(value REPORT_FILE)
-# An older DuckDB (requirements-compat.txt) in its own venv: tests/python/test_bi_outputs.py opens the
+# An older DuckDB (requirements-compat.txt) in its own venv: dev/tests/test_bi_outputs.py opens the
 # database with it to prove that DuckDB releases older than the one that wrote it can read it.
 COMPAT_VENV ?= .venv-compat
 export RAGMART_COMPAT_VENV = $(abspath $(COMPAT_VENV))
 # The semantic layer's `mf` (dbt-metricflow, requirements-metricflow.txt) in its own venv:
-# tests/python/test_semantic_layer.py runs `mf validate-configs` and `mf query` from it (docs/reading.md,
+# dev/tests/test_semantic_layer.py runs `mf validate-configs` and `mf query` from it (docs/reading.md,
 # "Semantic layer").
 METRICFLOW_VENV ?= .venv-metricflow
 export RAGMART_METRICFLOW_VENV = $(abspath $(METRICFLOW_VENV))
-# The datasets library (requirements-hf.txt) in its own venv: tests/python/test_training.py loads the
+# The datasets library (requirements-hf.txt) in its own venv: dev/tests/test_training.py loads the
 # folder of `make export-hf` with it, offline.
 HF_VENV ?= .venv-hf
 export RAGMART_HF_VENV = $(abspath $(HF_VENV))
@@ -62,9 +62,9 @@ help:
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (docs/reading.md, Semantic layer)"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
-	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite tests/python/fixtures/phoenix with a local Arize Phoenix, on SQLite and on a throwaway PostgreSQL (scripts/make_phoenix_fixtures.py)"
-	@echo "make label-studio-fixtures   set up .venv-label-studio and rewrite tests/python/fixtures/label_studio with a local Label Studio (scripts/make_label_studio_fixtures.py)"
-	@echo "make langfuse-fixtures   rewrite tests/python/fixtures/langfuse from Langfuse's documented export layout (scripts/make_langfuse_fixtures.py; no server)"
+	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite dev/tests/fixtures/phoenix with a local Arize Phoenix, on SQLite and on a throwaway PostgreSQL (dev/fixtures/make_phoenix_fixtures.py)"
+	@echo "make label-studio-fixtures   set up .venv-label-studio and rewrite dev/tests/fixtures/label_studio with a local Label Studio (dev/fixtures/make_label_studio_fixtures.py)"
+	@echo "make langfuse-fixtures   rewrite dev/tests/fixtures/langfuse from Langfuse's documented export layout (dev/fixtures/make_langfuse_fixtures.py; no server)"
 
 # The venvs are filled by uv (requirements-uv.txt, the one package pip installs), a few times
 # faster than pip with the same pinned packages. It compiles the bytecode at install time on
@@ -116,7 +116,7 @@ $(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.runtime-installed | $(BI
 	$(UV_INSTALL) $(BIN)/python -r requirements-spark.txt
 	@touch $@
 
-# Chromium for the report's browser test (tests/python/test_report.py): Debian's package with a font,
+# Chromium for the report's browser test (dev/tests/test_report.py): Debian's package with a font,
 # installed as root when the machine has no `chromium` (a fresh CI machine has none; about 20 s).
 $(BIN)/.chromium-installed: | $(BIN)/.runtime-installed
 	@command -v chromium >/dev/null || { \
@@ -181,7 +181,7 @@ BENCH_WORK ?= target/bench
 BENCH_MEMORY_LIMIT ?= 3GB
 BENCH_ONLY ?=
 bench: $(BIN)/.dev-installed
-	$(BIN)/python scripts/benchmark.py --sizes $(BENCH_SIZES) --work $(abspath $(BENCH_WORK)) \
+	$(BIN)/python dev/bench/benchmark.py --sizes $(BENCH_SIZES) --work $(abspath $(BENCH_WORK)) \
 		$(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT)) $(if $(BENCH_ONLY),--only $(BENCH_ONLY))
 
 # sqlfluff's processes: two finish `make lint` sooner (60 s against 88 s wall); beside pytest, which
@@ -192,7 +192,7 @@ bench: $(BIN)/.dev-installed
 # its .sqlfluff-<tool> file, which enable it.
 LINT_PROCESSES ?= 2
 lint: $(BIN)/.dev-installed
-	$(BIN)/ruff check scripts tests models
+	$(BIN)/ruff check scripts dev tests models
 	$(BIN)/sqlfluff lint models macros tests --processes $(LINT_PROCESSES)
 	$(BIN)/sqlfluff lint models/staging/phoenix --config .sqlfluff-phoenix
 	$(BIN)/sqlfluff lint models/staging/label_studio --config .sqlfluff-label-studio
@@ -205,24 +205,24 @@ docs: $(BIN)/.dev-installed
 	$(DBT) docs generate $(DBT_ARGS)
 
 # The test modules in two processes (pytest-xdist, a module's tests together); the kit builds each
-# data set once for both (tests/python/kit/builds.py). PYTEST_ARGS= runs them in one process.
+# data set once for both (dev/tests/kit/builds.py). PYTEST_ARGS= runs them in one process.
 PYTEST_ARGS ?= -n 2 --dist loadfile
 pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(METRICFLOW_VENV)/.metricflow-installed $(HF_VENV)/.hf-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
-		scripts/postgres.sh run $(BIN)/python -m pytest tests/python -q $(PYTEST_ARGS)
+		scripts/postgres.sh run $(BIN)/python -m pytest dev/tests -q $(PYTEST_ARGS)
 else
-	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest tests/python -q $(PYTEST_ARGS)
+	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest dev/tests -q $(PYTEST_ARGS)
 endif
 
 # Every engine: the sample, the edge cases and a generated export built on PostgreSQL and Spark
-# (session mode, Java 17) and every public mart compared with DuckDB's (tests/python/engines).
+# (session mode, Java 17) and every public mart compared with DuckDB's (dev/tests/engines).
 test-engines: $(BIN)/.dev-installed $(BIN)/.postgres-installed $(BIN)/.spark-installed
 	RAGMART_ENGINES=postgres,spark RAGMART_ENGINE_DATA_SETS= SPARK_LOCAL_IP=127.0.0.1 scripts/postgres.sh run \
-		$(BIN)/python -m pytest tests/python/engines -q -rs
+		$(BIN)/python -m pytest dev/tests/engines -q -rs
 
 # The sample's full `dbt build` (every data and unit test) and `dbt docs generate` run inside pytest
-# (tests/python/conftest.py builds every data set once, two at a time per pytest process); lint runs beside pytest.
+# (dev/tests/conftest.py builds every data set once, two at a time per pytest process); lint runs beside pytest.
 test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint pytest LINT_PROCESSES=1
 
@@ -230,9 +230,9 @@ clean:
 	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building.duckdb \
 		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb
 
-# Arize Phoenix (requirements-phoenix.txt) in its own venv: scripts/make_phoenix_fixtures.py starts a
+# Arize Phoenix (requirements-phoenix.txt) in its own venv: dev/fixtures/make_phoenix_fixtures.py starts a
 # local Phoenix (loopback only, a temporary database), sends traces and annotations of the sample and
-# rewrites tests/python/fixtures/phoenix from what Phoenix wrote; then the same to a Phoenix whose database
+# rewrites dev/tests/fixtures/phoenix from what Phoenix wrote; then the same to a Phoenix whose database
 # is the throwaway PostgreSQL of scripts/postgres.sh, dumped with pg_dump. The tests read those committed files.
 PHOENIX_VENV ?= .venv-phoenix
 
@@ -242,11 +242,11 @@ $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-instal
 	@touch $@
 
 phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
-	scripts/postgres.sh run $(PHOENIX_VENV)/bin/python scripts/make_phoenix_fixtures.py
+	scripts/postgres.sh run $(PHOENIX_VENV)/bin/python dev/fixtures/make_phoenix_fixtures.py
 
-# Label Studio (requirements-label-studio.txt) in its own venv: scripts/make_label_studio_fixtures.py starts
+# Label Studio (requirements-label-studio.txt) in its own venv: dev/fixtures/make_label_studio_fixtures.py starts
 # a local Label Studio (loopback only, a temporary SQLite database), has annotator accounts submit labels
-# of the sample and rewrites tests/python/fixtures/label_studio from Label Studio's exports (committed;
+# of the sample and rewrites dev/tests/fixtures/label_studio from Label Studio's exports (committed;
 # test_label_studio.py reads them).
 LABEL_STUDIO_VENV ?= .venv-label-studio
 
@@ -256,10 +256,10 @@ $(LABEL_STUDIO_VENV)/.label-studio-installed: requirements-label-studio.txt | $(
 	@touch $@
 
 label-studio-fixtures: $(LABEL_STUDIO_VENV)/.label-studio-installed
-	$(LABEL_STUDIO_VENV)/bin/python scripts/make_label_studio_fixtures.py
+	$(LABEL_STUDIO_VENV)/bin/python dev/fixtures/make_label_studio_fixtures.py
 
 # Langfuse's blob-storage export cannot be written by a local Langfuse here (it needs ClickHouse, Redis
-# and object storage): scripts/make_langfuse_fixtures.py writes the files from Langfuse's documented
-# layout and field reference into tests/python/fixtures/langfuse (committed; test_langfuse.py reads them).
+# and object storage): dev/fixtures/make_langfuse_fixtures.py writes the files from Langfuse's documented
+# layout and field reference into dev/tests/fixtures/langfuse (committed; test_langfuse.py reads them).
 langfuse-fixtures: $(BIN)/.dev-installed
-	$(BIN)/python scripts/make_langfuse_fixtures.py
+	$(BIN)/python dev/fixtures/make_langfuse_fixtures.py

@@ -46,6 +46,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from export_marts import database_path, resolve  # noqa: E402 - the same conventions as `make export`
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))  # export_schema: the task spec's reader
 from export_schema import LABELS, TASKS  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent

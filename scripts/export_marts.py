@@ -15,7 +15,7 @@ numbers, and the Parquet files keep every value as it is.
 The public marts are the models with `access: public` in dbt's manifest (target/manifest.json of
 the project, written by every `dbt build`, `make build` included), not a listing of models/marts/:
 the manifest holds access as dbt resolved it from the YAML, config blocks and dbt_project.yml, and
-the same list is what the engine comparison (tests/python/engines) treats as public. Only the names
+the same list is what the engine comparison (dev/tests/engines) treats as public. Only the names
 are taken from it (a manifest of a `--target postgres` run names another schema). A public mart
 that is missing from the database (a database built before the mart existed) is an error.
 

@@ -11,7 +11,7 @@
 #                                         already running); exits with CMD's status
 #
 # The connection is also written to target/postgres.env (sourced by `make test-engines`).
-# The ragmart role may create roles: tests/python/test_phoenix.py reads Phoenix's database as a
+# The ragmart role may create roles: dev/tests/test_phoenix.py reads Phoenix's database as a
 # read-only role of its own, as docs/inputs.md tells a production Phoenix's users to.
 # The cluster uses the ICU collation en-US, like most real servers, so a query whose result
 # depends on the collation shows it here rather than in production.

@@ -23,9 +23,12 @@ import argparse
 import os
 import sys
 import textwrap
+from pathlib import Path
 
 import duckdb
-from export_schema import LOWER_IS_BETTER  # scripts/, beside this file: the task spec's directions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))  # export_schema: the task spec's reader
+from export_schema import LOWER_IS_BETTER  # the task spec's directions
 
 MARTS = ("retrieval_metrics", "grounding_metrics", "generation_metrics")
 WIDTH = 100

@@ -8,7 +8,7 @@
       - y > 4:           erfc(y) = exp(−y²)/y · (1/√π − R(1/y²)/y²) (degree 5 over 5)
     Cody's bound on the relative error is about 1e-16 (1.2e-20 in exact arithmetic for the
     middle interval), so in double precision Φ is exact to a few 1e-16
-    (tests/python/test_intervals.py: within 1e-15 of scipy.special.ndtr from −40 to 40). y is capped at
+    (dev/tests/test_intervals.py: within 1e-15 of scipy.special.ndtr from −40 to 40). y is capped at
     26 (erfc(26) < 1e-295: Φ is 0 or 1 there) so that exp never underflows, which is an error on
     PostgreSQL. Null when x is null. `x` is repeated in the SQL: pass a column. `y`, if given, is a
     column holding ragmart_normal_y(x), which Cody's polynomials repeat at every term: with it the

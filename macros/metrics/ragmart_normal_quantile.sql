@@ -7,7 +7,7 @@
       - else, w = √(−ln r):  z = ±C(w − 1.6)/D(w − 1.6) for w ≤ 5, ±E(w − 5)/F(w − 5) beyond
     (+ for q < 0.5). Wichura's bound on the relative error is about 1e-16; taking the upper tail q
     rather than p keeps the small tails of the adjusted intervals exact (1 − p would round them).
-    tests/python/test_intervals.py: within 1e-13 of scipy.special.ndtri from q = 1e-12 to 1 − 1e-12.
+    dev/tests/test_intervals.py: within 1e-13 of scipy.special.ndtri from q = 1e-12 to 1 − 1e-12.
     Null when q is null or outside (0, 1). `tail` is repeated in the SQL: pass a column.
 -#}
 {% macro ragmart_normal_upper_quantile(tail) -%}

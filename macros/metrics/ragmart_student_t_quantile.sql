@@ -2,13 +2,13 @@
     t_0.975(df), the 0.975 quantile of Student's t distribution with df degrees of freedom: the
     factor of every 95 % t interval (docs/rules.md, Intervals and Agreement uncertainty).
     df = 1 ... 100: the table of ragmart_student_t_975_table (scipy, written by
-    scripts/make_student_t_table.py). df > 100: the Cornish-Fisher expansion in 1/df
+    dev/generate/make_student_t_table.py). df > 100: the Cornish-Fisher expansion in 1/df
     (Abramowitz & Stegun 26.7.5, with the fifth term of Fisher & Cornish 1960),
         t = z + g1/df + g2/df² + g3/df³ + g4/df⁴ + g5/df⁵,  z = Φ⁻¹(0.975),
         g1 = (z³ + z)/4, g2 = (5z⁵ + 16z³ + 3z)/96, g3 = (3z⁷ + 19z⁵ + 17z³ − 15z)/384,
         g4 = (79z⁹ + 776z⁷ + 1482z⁵ − 1920z³ − 945z)/92160,
         g5 = (27z¹¹ + 339z⁹ + 930z⁷ − 1782z⁵ − 765z³ + 17955z)/368640,
-    whose error is below 7e-13 at df = 101 and falls as df⁻⁶ (tests/python/test_intervals.py
+    whose error is below 7e-13 at df = 101 and falls as df⁻⁶ (dev/tests/test_intervals.py
     compares df = 1 ... 5000 and larger with scipy). Null when df is null or below 1.
     `degrees_of_freedom` is repeated in the SQL: pass a column or a short expression.
 -#}
@@ -58,7 +58,7 @@
          ln Q(t) = ln q in ln t, with Q the upper tail of t given exactly by the finite series of
          Abramowitz & Stegun 26.7.3 and 26.7.4 for whole df. The tail is nearly a power of t, so
          ln Q is nearly linear in ln t and two steps from t₀ reach the quantile to a relative
-         1e-10 (tests/python/test_intervals.py: within 1e-6 of scipy.stats.t.isf on DuckDB and
+         1e-10 (dev/tests/test_intervals.py: within 1e-6 of scipy.stats.t.isf on DuckDB and
          PostgreSQL for df 1 to 300 and up to 10⁹, q from 1e-6 to 0.05).
     Null when df is null or below 1, or q is null.
 -#}
