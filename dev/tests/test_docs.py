@@ -10,9 +10,9 @@ import json
 import re
 from pathlib import Path
 
-import duckdb
 import pytest
 import yaml
+from kit import docs_checks
 from kit.builds import PUBLIC_MARTS, run_dbt
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
@@ -46,74 +46,30 @@ def manifest(sample_build):
 
 @pytest.fixture(scope="module")
 def table_columns(sample_build):
-    with duckdb.connect(str(sample_build.db_path), read_only=True) as con:
-        rows = con.execute(
-            "select table_name, column_name from information_schema.columns order by table_name, ordinal_position"
-        ).fetchall()
-    out: dict[str, list[str]] = {}
-    for table, column in rows:
-        out.setdefault(table, []).append(column)
-    return out
+    return docs_checks.table_columns(sample_build.db_path)
 
 
 def _nodes(manifest, resource_type):
-    return [n for n in manifest["nodes"].values() if n["resource_type"] == resource_type and n["package_name"] == "ragmart"]
+    return docs_checks.project_nodes(manifest, resource_type)
 
 
 def test_every_model_and_column_is_documented(manifest, table_columns):
-    problems = []
-    models = _nodes(manifest, "model")
-    assert len(models) >= 20, "the manifest should list the project's models"
-    for node in models:
-        name = node["name"]
-        if not node["description"].strip():
-            problems.append(f"model {name} has no description")
-        documented = {c: v["description"].strip() for c, v in node["columns"].items()}
-        actual = table_columns.get(name)
-        assert actual is not None, f"model {name} was not built"
-        for column in actual:
-            if column not in documented:
-                problems.append(f"{name}.{column} is not documented")
-            elif not documented[column]:
-                problems.append(f"{name}.{column} has an empty description")
-        for column in documented:
-            if column not in actual:
-                problems.append(f"{name}.{column} is documented but not in the table")
+    assert len(_nodes(manifest, "model")) >= 20, "the manifest should list the project's models"
+    problems = docs_checks.undocumented_model_columns(manifest, table_columns)
     assert not problems, "\n".join(problems)
 
 
 def test_every_seed_and_seed_column_is_documented(manifest, table_columns):
-    problems = []
     seeds = _nodes(manifest, "seed")
     assert {s["name"] for s in seeds} >= {"retrieval_annotations", "grounding_annotations", "generation_annotations",
                                           "annotators", "records"}
-    for node in seeds:
-        if not node["description"].strip():
-            problems.append(f"seed {node['name']} has no description")
-        for column in table_columns[node["name"]]:
-            if not node["columns"].get(column, {}).get("description", "").strip():
-                problems.append(f"seed column {node['name']}.{column} is not documented")
+    problems = docs_checks.undocumented_seed_columns(manifest, table_columns)
     assert not problems, "\n".join(problems)
 
 
 def test_every_macro_and_argument_is_documented(manifest):
-    problems = []
-    macros = [m for m in manifest["macros"].values() if m["package_name"] == "ragmart"]
-    assert len(macros) >= 50
-    for macro in macros:
-        if not macro["description"].strip():
-            problems.append(f"macro {macro['name']} has no description")
-            continue
-        match = re.search(r"\{%-?\s*(?:macro|test)\s+\w+\s*\(([^)]*)\)", macro["macro_sql"])
-        signature = [a.split("=")[0].strip() for a in match.group(1).split(",") if a.strip()] if match else []
-        if macro["name"].startswith("test_"):
-            signature = [a for a in signature if a not in ("model", "column_name")] or signature
-        documented = {a["name"]: a.get("description", "").strip() for a in macro.get("arguments", [])}
-        for argument in signature:
-            if argument in ("model", "column_name") and macro["name"].startswith("test_"):
-                continue
-            if not documented.get(argument):
-                problems.append(f"macro {macro['name']}: argument {argument} is not documented")
+    assert len([m for m in manifest["macros"].values() if m["package_name"] == "ragmart"]) >= 50
+    problems = docs_checks.undocumented_macros(manifest)
     assert not problems, "\n".join(problems)
 
 
