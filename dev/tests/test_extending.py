@@ -37,11 +37,13 @@ from pathlib import Path
 import duckdb
 import pytest
 import reference as R
-from export_schema import write_csv
+import test_project_structure as structure
+from export_schema import COLUMNS, write_csv
 from kit import docs_checks
 from kit.builds import PROJECT, prepare_project, run_dbt
 
-pytestmark = pytest.mark.slow                      # a dbt build of its own on a copy of the project
+pytestmark = pytest.mark.slow                      # dbt builds of their own on copies of the project
+SCENARIOS_USED = ["sample"]
 
 RECALL_MACRO = """{#- Recall@K: the share of a record's relevant chunks ranked within K, 0 when it has none. -#}
 {% macro ragmart_recall_at_k(label, rank, k) -%}
@@ -206,10 +208,12 @@ def generic(path: str) -> str:
 def documented_files(change: str) -> str:
     """The bullet of docs/extending.md that says what the change touches."""
     text = (PROJECT / "docs" / "extending.md").read_text(encoding="utf-8")
-    start = {"label": "- **A label of an export**", "measure": "- **A retrieval measure**"}[change]
+    start = {"label": "- **A label of an export**", "measure": "- **A retrieval measure**",
+             "source system": "- **A source system**"}[change]
     assert start in text, f"docs/extending.md has no bullet {start!r}"
     bullet = text[text.index(start):]
-    return bullet[:bullet.index("\n- **", 1)] if "\n- **" in bullet[1:] else bullet
+    ends = [i for i in (bullet.find("\n- **", 1), bullet.find("\n## ")) if i > 0]
+    return bullet[:min(ends)] if ends else bullet
 
 
 def recall_by_run_and_k(ref: R.Reference) -> dict[tuple[str, int], float]:
@@ -297,3 +301,158 @@ def test_the_new_measure_equals_recall_computed_from_the_reference(extended):
     for key, value in expected.items():
         assert math.isclose(got[key], value, abs_tol=1e-12), (key, got[key], value)
         assert math.isclose(wide[key], value, abs_tol=1e-12), (key, wide[key], value)
+
+
+# --------------------------------------------------------------------------- a source system
+# docs/extending.md's recipe for a source system, rehearsed with the smallest one: `toy`, a tool
+# whose generation export is one CSV file (`toy/generation.csv` in the input folder) with its own
+# column names (`toy_<column>`) and an item id. Built in files mode with the generation family
+# read from it (`input_format: {generation: toy}`) and the other inputs native, up to the
+# canonical staged rows, which must equal those of the same rows read natively (the sample).
+
+TOY_BASE = """{#- The toy tool's generation export as read: every column as text, one row per item. -#}
+select *
+from read_csv('{{ var("input_path") }}/toy/generation.csv', header = true, all_varchar = true)
+"""
+
+# the models' switch, as the other tools' YAML spells it: on when input_format reads generation from toy
+ENABLED = ("\"{{ (var('input_format', 'native') if var('input_format', 'native') is string"
+           " else var('input_format', 'native').get('generation', 'native')) == 'toy' }}\"")
+
+TOY_YAML = """version: 2
+
+models:
+  - name: base_toy__export
+    description: The toy tool's generation export as read, every column as text.
+    config:
+      enabled: ENABLED
+
+  - name: stg_toy__generation
+    description: The toy tool's generation export as generation rows in the 0005 shape of stg_native__generation.
+    config:
+      materialized: view
+      enabled: ENABLED
+    columns:
+      - name: annotation_row_id
+        description: The item's id.
+      - name: source_file
+        description: The export file.
+      - name: source_row
+        description: The item's id.
+      - name: malformed_record
+        description: Always null (the toy export has no unreadable records).
+"""
+
+TOY_SQLFLUFF = """# `make lint` lints models/staging/toy with these vars too: they enable its models.
+[sqlfluff:templater:dbt:context]
+input_mode = files
+input_path = seeds
+
+[sqlfluff:templater:dbt:context:input_format]
+generation = toy
+"""
+
+
+def toy_staging_sql() -> str:
+    renamed = ",\n".join(f"    toy_{column} as {column}" for column in COLUMNS["generation"])
+    return ("{#- The toy tool's generation rows in the 0005 shape: renamed, with where each came from. -#}\n"
+            "with\n\nsource as (\n\n    select * from {{ ref('base_toy__export') }}\n\n)\n\n"
+            "select\n"
+            "    cast(item_id as bigint) as annotation_row_id,\n"
+            "    'toy/generation.csv' as source_file,\n"
+            "    cast(item_id as bigint) as source_row,\n"
+            "    cast(null as varchar) as malformed_record,\n"
+            f"{renamed}\n"
+            "from source\n")
+
+
+def add_source_system(edits: Edits) -> None:
+    change = "source system"
+    (edits.project / "models/staging/toy").mkdir()
+    edits.create(change, "models/staging/toy/base_toy__export.sql", TOY_BASE)
+    edits.create(change, "models/staging/toy/stg_toy__generation.sql", toy_staging_sql())
+    edits.create(change, "models/staging/toy/_toy__models.yml", TOY_YAML.replace("ENABLED", ENABLED))
+    edits.replace(change, "macros/inputs/ragmart_inputs.sql",
+                  "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}",
+                  "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'toy'] -%}")
+    edits.replace(change, "models/staging/annotation_exports/base_annotation_exports__generation.sql",
+                  "    {%- else %}\n    select * from {{ ref('stg_native__generation') }}\n",
+                  "    {%- elif ragmart_family_format('generation') == 'toy' %}\n"
+                  "    select * from {{ ref('stg_toy__generation') }}\n"
+                  "    {%- else %}\n    select * from {{ ref('stg_native__generation') }}\n")
+    edits.create(change, ".sqlfluff-toy", TOY_SQLFLUFF)
+    edits.replace(change, "Makefile",
+                  "\t$(BIN)/sqlfluff lint models/staging/langfuse --config .sqlfluff-langfuse\n",
+                  "\t$(BIN)/sqlfluff lint models/staging/langfuse --config .sqlfluff-langfuse\n"
+                  "\t$(BIN)/sqlfluff lint models/staging/toy --config .sqlfluff-toy\n")
+
+
+def write_toy_input(folder: Path) -> None:
+    """The sample's inputs, native but for generation, which is in the toy tool's shape."""
+    (folder / "toy").mkdir(parents=True)
+    for name in ("retrieval_annotations.csv", "grounding_annotations.csv", "annotators.csv", "records.csv"):
+        (folder / name).write_bytes((PROJECT / "seeds" / name).read_bytes())
+    with open(PROJECT / "seeds" / "generation_annotations.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    header = ["item_id"] + [f"toy_{column}" for column in COLUMNS["generation"]]
+    write_csv(folder / "toy" / "generation.csv", header,
+              [{"item_id": str(i), **{f"toy_{c}": row[c] for c in COLUMNS["generation"]}}
+               for i, row in enumerate(rows, start=1)])
+
+
+@pytest.fixture(scope="module")
+def toy_system(tmp_path_factory, builds):
+    folder = tmp_path_factory.mktemp("source_system")
+    project = prepare_project(folder, None)
+    edits = Edits(project)
+    add_source_system(edits)
+    write_toy_input(folder / "input")
+    variables = {"input_mode": "files", "input_path": str(folder / "input"), "input_format": {"generation": "toy"}}
+    result = run_dbt(project, ["build", "--select", "+stg_annotation_exports__generation", "--indirect-selection",
+                               "cautious", "--vars", json.dumps(variables)],
+                     env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"}, log=folder / "build.log")
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    return edits, folder / "ragmart.duckdb", builds.get("sample").check().db_path
+
+
+def test_a_source_system_gives_the_canonical_rows_of_the_same_rows_read_natively(toy_system):
+    _, toy_db, sample_db = toy_system
+    con = duckdb.connect()
+    con.execute(f"attach '{toy_db}' as toy (read_only)")
+    con.execute(f"attach '{sample_db}' as sample (read_only)")
+    columns = [c for (c,) in con.execute(
+        "select column_name from duckdb_columns() where database_name = 'sample'"
+        " and table_name = 'stg_annotation_exports__generation' order by column_index").fetchall()
+        if c not in ("annotation_row_id", "source_file", "source_row", "read_source_file")]
+    listed = ", ".join(f'"{c}"' for c in columns)
+    table = "staging.stg_annotation_exports__generation"
+    count = con.execute(f"select count(*) from toy.{table}").fetchone()[0]
+    assert count == con.execute(f"select count(*) from sample.{table}").fetchone()[0] > 0
+    for a, b in (("toy", "sample"), ("sample", "toy")):
+        differing = con.execute(f"select count(*) from (select {listed} from {a}.{table}"
+                                f" except all select {listed} from {b}.{table})").fetchone()[0]
+        assert differing == 0, f"{differing} rows of {a} are not in {b}"
+
+
+def test_a_source_system_keeps_the_structure_and_lint_rules(toy_system):
+    edits, _, _ = toy_system
+    manifest = json.loads((edits.project / "target" / "manifest.json").read_text())
+    models = {uid: node for uid, node in manifest["nodes"].items() if node["resource_type"] == "model"}
+    for uid, versions in manifest["disabled"].items():
+        if uid.startswith("model.") and uid not in models:
+            models[uid] = versions[0]
+    assert "model.ragmart.stg_toy__generation" in models
+    structure.test_every_model_sits_in_the_folder_its_name_says(models)
+    structure.test_each_model_is_described_in_a_yaml_file_of_its_own_folder(models)
+    structure.test_no_staging_or_intermediate_folder_holds_a_single_model(models)
+    structure.test_the_layers_read_downwards_and_staging_reads_its_own_system(models)
+    assert not structure.lint_problems(edits.project), structure.lint_problems(edits.project)
+
+
+def test_a_source_system_touches_only_the_files_extending_names(toy_system):
+    edits, _, _ = toy_system
+    bullet = documented_files("source system")
+    for path in edits.touched["source system"]:
+        generic_path = path.replace("toy", "<tool>").replace("generation", "<family>")
+        assert f"`{path}`" in bullet or f"`{generic_path}`" in bullet, \
+            f"docs/extending.md does not name {generic_path} for a source system"

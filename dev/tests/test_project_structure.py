@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from kit.builds import PROJECT
 
 SCENARIOS_USED = ["sample"]
 
@@ -132,3 +134,27 @@ def test_every_exception_still_applies(models):
             f"{name} follows the rules now: take it off EXCEPTIONS"
     folders = {_folder(node).split("/")[-1] for node in models.values() if _layer(node) == "staging"}
     assert set(READS_OTHER_SYSTEMS) <= folders
+
+
+# staging folders of the canonical relations and the native exports, enabled under the default vars
+DEFAULT_STAGING = {"annotation_exports", "native"}
+
+
+def lint_problems(project: Path) -> list[str]:
+    """A tool's staging folder is disabled under the default vars, which sqlfluff's dbt templater
+    skips: `make lint` must lint it again with a `.sqlfluff-<tool>` file that enables it."""
+    makefile = (project / "Makefile").read_text(encoding="utf-8")
+    problems = []
+    for folder in sorted(p.name for p in (project / "models" / "staging").iterdir() if p.is_dir()):
+        if folder in DEFAULT_STAGING:
+            continue
+        config = f".sqlfluff-{folder.replace('_', '-')}"
+        if not (project / config).is_file():
+            problems.append(f"models/staging/{folder} has no {config}")
+        if f"sqlfluff lint models/staging/{folder} --config {config}" not in makefile:
+            problems.append(f"make lint does not lint models/staging/{folder} with {config}")
+    return problems
+
+
+def test_make_lint_lints_every_tool_folder_with_its_vars():
+    assert not lint_problems(PROJECT), lint_problems(PROJECT)
