@@ -31,6 +31,8 @@ import csv
 import json
 import math
 import re
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -310,10 +312,13 @@ def test_the_new_measure_equals_recall_computed_from_the_reference(extended):
 # read from it (`input_format: {generation: toy}`) and the other inputs native, up to the
 # canonical staged rows, which must equal those of the same rows read natively (the sample).
 
-TOY_BASE = """{#- The toy tool's generation export as read: every column as text, one row per item. -#}
-select *
-from read_csv('{{ var("input_path") }}/toy/generation.csv', header = true, all_varchar = true)
-"""
+def toy_base_sql() -> str:
+    columns = ",\n".join(f"    toy_{column}" for column in COLUMNS["generation"])
+    return ("{#- The toy tool's generation export as read: every column as text, one row per item. -#}\n"
+            "select\n    item_id,\n"
+            f"{columns}\n"
+            "from read_csv('{{ var(\"input_path\") }}/toy/generation.csv', header = true, all_varchar = true)\n")
+
 
 # the models' switch, as the other tools' YAML spells it: on when input_format reads generation from toy
 ENABLED = ("\"{{ (var('input_format', 'native') if var('input_format', 'native') is string"
@@ -369,7 +374,7 @@ def toy_staging_sql() -> str:
 def add_source_system(edits: Edits) -> None:
     change = "source system"
     (edits.project / "models/staging/toy").mkdir()
-    edits.create(change, "models/staging/toy/base_toy__export.sql", TOY_BASE)
+    edits.create(change, "models/staging/toy/base_toy__export.sql", toy_base_sql())
     edits.create(change, "models/staging/toy/stg_toy__generation.sql", toy_staging_sql())
     edits.create(change, "models/staging/toy/_toy__models.yml", TOY_YAML.replace("ENABLED", ENABLED))
     edits.replace(change, "macros/inputs/ragmart_inputs.sql",
@@ -447,6 +452,14 @@ def test_a_source_system_keeps_the_structure_and_lint_rules(toy_system):
     structure.test_no_staging_or_intermediate_folder_holds_a_single_model(models)
     structure.test_the_layers_read_downwards_and_staging_reads_its_own_system(models)
     assert not structure.lint_problems(edits.project), structure.lint_problems(edits.project)
+
+
+def test_a_source_system_passes_make_lint(toy_system):
+    """The folder's line of `make lint`, run on the copy: sqlfluff with the folder's vars."""
+    edits, _, _ = toy_system
+    result = subprocess.run([str(Path(sys.executable).parent / "sqlfluff"), "lint", "models/staging/toy",
+                             "--config", ".sqlfluff-toy"], cwd=edits.project, capture_output=True, text=True)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
 
 
 def test_a_source_system_touches_only_the_files_extending_names(toy_system):
