@@ -1002,6 +1002,8 @@ def section_bias(db: Database) -> Section:
 QUARANTINE_SHARE_NOTE = ("The share of each export that was rejected is not shown: this database has no "
                          "export_row_counts mart (built by an older ragmart?), which holds the rows of each export.")
 EXPORT_COUNT_COLUMNS = ("task", "n_rows", "n_accepted", "n_superseded", "n_rejected", "rejected_share")
+# shown when the database has them (a database built before the daily-export rules has not)
+EXPORT_COPY_COLUMNS = ("n_repeated", "n_blank")
 
 
 @dataclass
@@ -1050,8 +1052,10 @@ def section_quarantine(db: Database) -> Section:
                       "with several codes counts under each).")
     exports = export_counts(db)
     if exports is not None:
-        section.figure(table("quarantine-exports", "export_row_counts", list(EXPORT_COUNT_COLUMNS), exports,
-                             caption="export_row_counts: the rows of each input and how many were rejected"))
+        copies = [c for c in EXPORT_COPY_COLUMNS if exports and c in exports[0]]
+        section.figure(table("quarantine-exports", "export_row_counts", list(EXPORT_COUNT_COLUMNS) + copies, exports,
+                             caption="export_row_counts: the rows of each input, how many were rejected, and the "
+                                     "exact copies left out and blank rows skipped"))
     else:
         section.note(QUARANTINE_SHARE_NOTE)
     counts = quarantine_counts(db)
