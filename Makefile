@@ -205,14 +205,16 @@ docs: $(BIN)/.dev-installed
 	$(DBT) docs generate $(DBT_ARGS)
 
 # The test modules in two processes (pytest-xdist, a module's tests together); the kit builds each
-# data set once for both (dev/tests/kit/builds.py). PYTEST_ARGS= runs them in one process.
+# data set once for both (dev/tests/kit/builds.py). PYTEST_ARGS= runs them in one process; TESTS
+# names the modules to run (all of dev/tests by default), e.g. TESTS=dev/tests/test_docs.py.
 PYTEST_ARGS ?= -n 2 --dist loadfile
+TESTS ?= dev/tests
 pytest: $(BIN)/.dev-installed $(COMPAT_VENV)/.compat-installed $(METRICFLOW_VENV)/.metricflow-installed $(HF_VENV)/.hf-installed $(BIN)/.chromium-installed $(if $(filter postgres,$(subst $(comma), ,$(ENGINES))),$(BIN)/.postgres-installed)
 ifneq ($(filter postgres,$(subst $(comma), ,$(ENGINES))),)
 	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' \
-		scripts/postgres.sh run $(BIN)/python -m pytest dev/tests -q $(PYTEST_ARGS)
+		scripts/postgres.sh run $(BIN)/python -m pytest $(TESTS) -q $(PYTEST_ARGS)
 else
-	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest dev/tests -q $(PYTEST_ARGS)
+	RAGMART_ENGINES='$(ENGINES)' RAGMART_ENGINE_DATA_SETS='$(ENGINE_DATA_SETS)' $(BIN)/python -m pytest $(TESTS) -q $(PYTEST_ARGS)
 endif
 
 # Every engine: the sample, the edge cases and a generated export built on PostgreSQL and Spark
