@@ -442,16 +442,12 @@ def test_a_source_system_gives_the_canonical_rows_of_the_same_rows_read_natively
 def test_a_source_system_keeps_the_structure_and_lint_rules(toy_system):
     edits, _, _ = toy_system
     manifest = json.loads((edits.project / "target" / "manifest.json").read_text())
-    models = {uid: node for uid, node in manifest["nodes"].items() if node["resource_type"] == "model"}
-    for uid, versions in manifest["disabled"].items():
-        if uid.startswith("model.") and uid not in models:
-            models[uid] = versions[0]
+    models = structure.all_models(manifest)
     assert "model.ragmart.stg_toy__generation" in models
-    structure.test_every_model_sits_in_the_folder_its_name_says(models)
-    structure.test_each_model_is_described_in_a_yaml_file_of_its_own_folder(models)
-    structure.test_no_staging_or_intermediate_folder_holds_a_single_model(models)
-    structure.test_the_layers_read_downwards_and_staging_reads_its_own_system(models)
-    assert not structure.lint_problems(edits.project), structure.lint_problems(edits.project)
+    problems = (structure.folder_problems(models) + structure.yaml_problems(models)
+                + structure.single_model_folders(models) + structure.reading_problems(models)
+                + structure.lint_problems(edits.project))
+    assert not problems, "\n".join(problems)
 
 
 def test_a_source_system_passes_make_lint(toy_system):

@@ -42,14 +42,18 @@ def manifest(builds):
     return json.loads((build.project / "target" / "manifest.json").read_text())
 
 
-@pytest.fixture(scope="module")
-def models(manifest):
-    """Every model of the project, enabled or not, by unique id."""
+def all_models(manifest: dict) -> dict[str, dict]:
+    """Every model of a manifest, enabled or not, by unique id."""
     nodes = {uid: node for uid, node in manifest["nodes"].items() if node["resource_type"] == "model"}
     for uid, versions in manifest["disabled"].items():
         if uid.startswith("model.") and uid not in nodes:
             nodes[uid] = versions[0]
     return nodes
+
+
+@pytest.fixture(scope="module")
+def models(manifest):
+    return all_models(manifest)
 
 
 def _layer(node):
@@ -60,15 +64,58 @@ def _folder(node):
     return node["original_file_path"].rsplit("/", 1)[0]
 
 
-def test_every_model_sits_in_the_folder_its_name_says(models):
+# The rules, each a function of the models that returns what breaks it (one line each), so that
+# test_extending.py holds the copy it extends to them too.
+
+def folder_problems(models: dict) -> list[str]:
+    """Models whose folder is not the one their name says."""
+    return sorted(node["original_file_path"] for node in models.values()
+                  if node["name"] not in EXCEPTIONS
+                  and not (LAYER_PATTERNS.get(_layer(node)) and LAYER_PATTERNS[_layer(node)].fullmatch(
+                      node["original_file_path"])))
+
+
+def yaml_problems(models: dict) -> list[str]:
+    """Models not described in a `_<folder>__*.yml` file of their own folder."""
     wrong = []
     for node in models.values():
-        pattern = LAYER_PATTERNS.get(_layer(node))
-        if node["name"] in EXCEPTIONS:
-            continue
-        if pattern is None or not pattern.fullmatch(node["original_file_path"]):
-            wrong.append(node["original_file_path"])
-    assert not wrong, "models whose folder is not the one their name says:\n" + "\n".join(sorted(wrong))
+        folder = _folder(node)
+        yaml_path = (node.get("patch_path") or "").split("://", 1)[-1]
+        name = folder.split("/")[-1]
+        if yaml_path.rsplit("/", 1)[0] != folder or not yaml_path.rsplit("/", 1)[-1].startswith(f"_{name}__"):
+            wrong.append(f"{node['name']}: {yaml_path or 'no YAML'}")
+    return sorted(wrong)
+
+
+def single_model_folders(models: dict) -> list[str]:
+    per_folder = Counter(_folder(node) for node in models.values() if node["name"] not in EXCEPTIONS)
+    return sorted(folder for folder, count in per_folder.items() if count == 1)
+
+
+def reading_problems(models: dict) -> list[str]:
+    """Reads against the layers' direction, and staging models reading another system's models."""
+    wrong = []
+    for node in models.values():
+        layer, folder = _layer(node), _folder(node).split("/")[-1]
+        for parent_id in node["depends_on"]["nodes"]:
+            parent = models.get(parent_id)
+            if parent is None:  # seeds and sources
+                continue
+            parent_layer = _layer(parent)
+            if parent_layer in LAYER_ORDER and layer in LAYER_ORDER and LAYER_ORDER[parent_layer] > LAYER_ORDER[layer]:
+                wrong.append(f"{node['name']} ({layer}) reads {parent['name']} ({parent_layer})")
+            if layer == "staging" and parent_layer == "staging":
+                parent_folder = _folder(parent).split("/")[-1]
+                if parent_folder != folder and folder not in READS_OTHER_SYSTEMS:
+                    wrong.append(f"{node['name']} reads {parent['name']} of another source system")
+                if parent["name"].startswith("base_") and parent_folder != folder:
+                    wrong.append(f"{node['name']} reads {parent['name']}, a base model of another folder")
+    return sorted(wrong)
+
+
+def test_every_model_sits_in_the_folder_its_name_says(models):
+    wrong = folder_problems(models)
+    assert not wrong, "models whose folder is not the one their name says:\n" + "\n".join(wrong)
     assert len(models) > 80, len(models)  # the tools' disabled models are counted too
 
 
@@ -79,14 +126,8 @@ def test_each_mart_folder_is_its_group(models):
 
 
 def test_each_model_is_described_in_a_yaml_file_of_its_own_folder(models):
-    wrong = []
-    for node in models.values():
-        folder = _folder(node)
-        yaml_path = (node.get("patch_path") or "").split("://", 1)[-1]
-        name = folder.split("/")[-1]
-        if yaml_path.rsplit("/", 1)[0] != folder or not yaml_path.rsplit("/", 1)[-1].startswith(f"_{name}__"):
-            wrong.append(f"{node['name']}: {yaml_path or 'no YAML'}")
-    assert not wrong, "\n".join(sorted(wrong))
+    wrong = yaml_problems(models)
+    assert not wrong, "\n".join(wrong)
 
 
 def test_each_unit_test_sits_beside_its_model(manifest, models):
@@ -99,30 +140,13 @@ def test_each_unit_test_sits_beside_its_model(manifest, models):
 
 
 def test_no_staging_or_intermediate_folder_holds_a_single_model(models):
-    per_folder = Counter(_folder(node) for node in models.values() if node["name"] not in EXCEPTIONS)
-    single = [folder for folder, count in per_folder.items() if count == 1]
+    single = single_model_folders(models)
     assert not single, single
 
 
 def test_the_layers_read_downwards_and_staging_reads_its_own_system(models):
-    by_id = models
-    wrong = []
-    for node in models.values():
-        layer, folder = _layer(node), _folder(node).split("/")[-1]
-        for parent_id in node["depends_on"]["nodes"]:
-            parent = by_id.get(parent_id)
-            if parent is None:  # seeds and sources
-                continue
-            parent_layer = _layer(parent)
-            if parent_layer in LAYER_ORDER and layer in LAYER_ORDER and LAYER_ORDER[parent_layer] > LAYER_ORDER[layer]:
-                wrong.append(f"{node['name']} ({layer}) reads {parent['name']} ({parent_layer})")
-            if layer == "staging" and parent_layer == "staging":
-                parent_folder = _folder(parent).split("/")[-1]
-                if parent_folder != folder and folder not in READS_OTHER_SYSTEMS:
-                    wrong.append(f"{node['name']} reads {parent['name']} of another source system")
-                if parent["name"].startswith("base_") and parent_folder != folder:
-                    wrong.append(f"{node['name']} reads {parent['name']}, a base model of another folder")
-    assert not wrong, "\n".join(sorted(wrong))
+    wrong = reading_problems(models)
+    assert not wrong, "\n".join(wrong)
 
 
 def test_every_exception_still_applies(models):
