@@ -559,12 +559,16 @@ def test_quarantine_counts_equal_rejected_annotations(report, con):
     assert len(shown) == len(by_reason)
     # the verdict: the share of each export rejected, in a sentence and in its table; the rows of
     # each input counted here from the seed files (an export's exact copies count once)
-    n_rows = {}
+    # (and the exact copies left out and all-blank rows skipped; the records input has neither: a
+    # repeated records row is superseded)
+    n_rows, copies_expected = {}, {}
     for task, seed in (("retrieval", "retrieval_annotations"), ("grounding", "grounding_annotations"),
                        ("generation", "generation_annotations"), ("records", "records")):
         with open(PROJECT / "seeds" / f"{seed}.csv", newline="", encoding="utf-8-sig") as fh:
             rows = [tuple((v or "").strip() for v in row.values()) for row in csv.DictReader(fh)]
         n_rows[task] = len(rows) if task == "records" else len(set(rows))
+        filled = [row for row in rows if any(row)]
+        copies_expected[task] = (0, 0) if task == "records" else (len(filled) - len(set(filled)), len(rows) - len(filled))
     shown = {r["task"]: r for r in tables["verdict-quarantine"].records()}
     assert {t: (int(r["n_rows"]), int(r["n_rejected"])) for t, r in shown.items()} == {
         t: (n, by_task.get(t, 0)) for t, n in n_rows.items()}
@@ -577,19 +581,8 @@ def test_quarantine_counts_equal_rejected_annotations(report, con):
     assert sentences[0]["text"].startswith("retrieval: 26 of 1,499 rows rejected (1.7 %)")
     exports = {r["task"]: int(r["n_rejected"]) for r in tables["quarantine-exports"].records()}
     assert exports == {t: by_task.get(t, 0) for t in n_rows}
-    # the exact copies left out and the blank rows skipped, counted here from the seed files (the
-    # records input has neither: a repeated records row is superseded)
     copies = {r["task"]: (int(r["n_repeated"]), int(r["n_blank"])) for r in tables["quarantine-exports"].records()}
-    expected = {}
-    for task, seed in (("retrieval", "retrieval_annotations"), ("grounding", "grounding_annotations"),
-                       ("generation", "generation_annotations")):
-        with open(PROJECT / "seeds" / f"{seed}.csv", newline="", encoding="utf-8-sig") as fh:
-            rows = [tuple((v or "").strip() for v in row.values()) for row in csv.DictReader(fh)]
-        blank = [row for row in rows if not any(row)]
-        filled = [row for row in rows if any(row)]
-        expected[task] = (len(filled) - len(set(filled)), len(blank))
-    expected["records"] = (0, 0)
-    assert copies == expected and sum(n for n, _ in copies.values()) > 0, copies
+    assert copies == copies_expected and sum(n for n, _ in copies.values()) > 0, copies
 
 
 def test_sections_name_their_source(report):
