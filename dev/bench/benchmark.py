@@ -279,7 +279,7 @@ MEASURE_FOLDERS = tuple(f"models/intermediate/{folder}/" for folder in
 
 def part_of(node: dict) -> str:
     """Which part of the build a node of manifest.json belongs to: a model by its name (the run
-    comparison), its folder or its mart's group; a model none of them names is "other"."""
+    comparison, the row checks and statuses), its folder or its mart's group; a model none of them names is "other"."""
     path, name, group = node.get("original_file_path", ""), node.get("name", ""), node.get("group")
     if node.get("resource_type") == "test":
         return "data tests"
@@ -607,7 +607,8 @@ def parts_report(results: list[dict]) -> list[str]:
     if not builds:
         return []
     lines = ["", "Where each dbt build's node time goes (seconds summed over dbt's threads, from run_results.json and "
-             "manifest.json; a model by its folder or its mart's group, every data test under data tests). The "
+             "manifest.json; a model by its name (the row checks and statuses), its folder or its mart's group, "
+             "every data test under data tests). The "
              "first four parts are the work the core-job floor does too. The last column is what the build would "
              "take if those four ran exactly at the floor's speed and the other parts kept their share of the "
              "build's wall time: a bound on what a faster core alone can reach.", "",
