@@ -102,13 +102,14 @@ def _quoted(path: Path) -> str:
 
 
 def _conflicts(con, family: str) -> int:
-    """The pairs of the family whose units disagree on a label (int_training__<family>_pairs)."""
-    table = f"int_training__{family}_pairs"
+    """The pairs of the family whose units disagree on a label (int_training__pairs)."""
+    table = "int_training__pairs"
     schemas = [row[0] for row in con.execute(
         "select table_schema from information_schema.tables where table_name = ?", [table]).fetchall()]
     if not schemas:
         raise ExportError(f"the database has no table {table} (built by an older ragmart?); run 'make build'")
-    return con.execute(f'select count(*) from "{schemas[0]}"."{table}" where has_conflicting_labels').fetchone()[0]
+    return con.execute(f'select count(*) from "{schemas[0]}"."{table}" where task = ? and has_conflicting_labels',
+                       [family]).fetchone()[0]
 
 
 def write(database: Path, out: Path) -> tuple[dict[str, dict[str, int]], dict[str, int]]:

@@ -104,7 +104,7 @@ LABEL_COLUMN_ENTRIES = {
     "models/intermediate/generation/_generation__models.yml":
         ["int_generation__row_checks", "int_generation__annotations_validated", "int_generation__records"],
     "models/intermediate/annotations/_annotations__models.yml": ["int_annotations__accepted_rows"],
-    "models/intermediate/training/_training__models.yml": ["int_training__generation_pairs"],
+    "models/intermediate/training/_training__models.yml": ["int_training__pairs"],
 }
 
 

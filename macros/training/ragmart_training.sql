@@ -60,19 +60,19 @@
 
 {#-
     The training pairs left out because their units disagree on a label, per family: a dict
-    family -> count, read at run time from the relations int_training__<family>_pairs (`pairs`:
-    family -> relation); empty outside execution or before they exist.
+    family -> count of the families that have any, read at run time from `relation`
+    (int_training__pairs); empty outside execution or before it exists.
 -#}
-{% macro ragmart_training_conflict_counts(pairs) -%}
+{% macro ragmart_training_conflict_counts(relation) -%}
     {%- set counts = {} -%}
-    {%- if not execute -%}
+    {%- if not execute or load_relation(relation) is none -%}
         {{ return(counts) }}
     {%- endif -%}
-    {%- for family, relation in pairs.items() if load_relation(relation) is not none -%}
-        {%- set query -%}
-            select count(*) from {{ relation }} where has_conflicting_labels
-        {%- endset -%}
-        {%- do counts.update({family: run_query(query).rows[0][0] | int}) -%}
+    {%- set query -%}
+        select task, count(*) from {{ relation }} where has_conflicting_labels group by task
+    {%- endset -%}
+    {%- for row in run_query(query).rows -%}
+        {%- do counts.update({row[0]: row[1] | int}) -%}
     {%- endfor -%}
     {{ return(counts) }}
 {%- endmacro %}

@@ -6,75 +6,38 @@
     `ragmart: 5 training pairs left out, their units disagree on a label: retrieval 5, grounding 0,
     generation 0`.
 -#}
-{%- set pairs = {
-    'retrieval': ref('int_training__retrieval_pairs'),
-    'grounding': ref('int_training__grounding_pairs'),
-    'generation': ref('int_training__generation_pairs'),
-} %}
+{%- set pairs_relation = ref('int_training__pairs') %}
 {%- if ragmart_guards_active() %}
-    {%- set counts = ragmart_training_conflict_counts(pairs) %}
+    {%- set counts = ragmart_training_conflict_counts(pairs_relation) %}
     {%- set n_conflicting = counts.values() | sum %}
     {%- if n_conflicting > 0 %}
         {%- set parts = [] %}
-        {%- for family in ['retrieval', 'grounding', 'generation'] if family in counts %}
-            {%- do parts.append(family ~ ' ' ~ ragmart_format_count(counts[family])) %}
+        {%- for family in ragmart_tasks() %}
+            {%- do parts.append(family ~ ' ' ~ ragmart_format_count(counts.get(family, 0))) %}
         {%- endfor %}
         {%- do exceptions.warn("ragmart: " ~ ragmart_format_count(n_conflicting)
-            ~ " training pairs left out, their units disagree on a label (int_training__<family>_pairs"
+            ~ " training pairs left out, their units disagree on a label (int_training__pairs"
             ~ " flags them): " ~ (parts | join(', '))) %}
     {%- endif %}
 {%- endif %}
 with
 
-retrieval_pairs as (
+pairs as (
 
-    select * from {{ pairs.retrieval }}
-
-),
-
-grounding_pairs as (
-
-    select * from {{ pairs.grounding }}
-
-),
-
-generation_pairs as (
-
-    select * from {{ pairs.generation }}
+    select * from {{ pairs_relation }}
 
 ),
 
 conflicting_pairs as (
 
     select
-        'retrieval' as family,
+        task as family,
         text,
         text_pair,
         n_units,
         record_uuids
-    from retrieval_pairs
-    where has_conflicting_labels
 
-    union all
-
-    select
-        'grounding' as family,
-        text,
-        text_pair,
-        n_units,
-        record_uuids
-    from grounding_pairs
-    where has_conflicting_labels
-
-    union all
-
-    select
-        'generation' as family,
-        text,
-        text_pair,
-        n_units,
-        record_uuids
-    from generation_pairs
+    from pairs
     where has_conflicting_labels
 
 )

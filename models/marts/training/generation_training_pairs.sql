@@ -10,7 +10,8 @@ with
 
 pairs as (
 
-    select * from {{ ref('int_training__generation_pairs') }}
+    select * from {{ ref('int_training__pairs') }}
+    where task = 'generation'
 
 ),
 

@@ -10,7 +10,8 @@ with
 
 pairs as (
 
-    select * from {{ ref('int_training__retrieval_pairs') }}
+    select * from {{ ref('int_training__pairs') }}
+    where task = 'retrieval'
 
 ),
 

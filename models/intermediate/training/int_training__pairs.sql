@@ -1,0 +1,242 @@
+{#-
+    Every distinct (task, text, text_pair) of the training view over every run, from the resolved
+    units of the three families (docs/rules.md, Training view), conflicting or not. text and
+    text_pair are the query (input_query) and the chunk (retrieval), the answer and the context set
+    (grounding), the query and the answer (generation), each the unit's accepted HUMAN rows' text,
+    trimmed, the smallest in byte order when they differ. A label is the consensus value that
+    every unit of the pair shares, null when they disagree (has_conflicting_labels) and for the
+    labels of another family; each family's mart keeps its pairs whose units agree, the build log
+    and the dataset card count the others.
+-#}
+{%- set labels = ragmart_labels() %}
+with
+
+label_consensus as (
+
+    select * from {{ ref('int_annotations__label_consensus') }}
+
+),
+
+family_records as (
+
+    select * from {{ ref('int_records__per_family') }}
+
+),
+
+query_keys as (
+
+    select * from {{ ref('int_training__query_keys') }}
+
+),
+
+{# The accepted HUMAN rows: a unit's annotators, and where its texts are read. #}
+human_rows as (
+
+    select * from {{ ref('int_annotations__accepted_rows') }}
+    where annotator_kind = 'HUMAN'
+
+),
+
+{# Validation carries no long text: the texts are read from the staged input rows. #}
+retrieval_input_rows as (
+
+    select * from {{ ragmart_source_model('retrieval') }}
+
+),
+
+grounding_input_rows as (
+
+    select * from {{ ragmart_source_model('grounding') }}
+
+),
+
+generation_input_rows as (
+
+    select * from {{ ragmart_source_model('generation') }}
+
+),
+
+input_texts as (
+
+    select
+        'retrieval' as task,
+        annotation_row_id,
+        input_query as text,
+        chunk as text_pair
+    from retrieval_input_rows
+
+    union all
+
+    select
+        'grounding' as task,
+        annotation_row_id,
+        answer as text,
+        context_set as text_pair
+    from grounding_input_rows
+
+    union all
+
+    select
+        'generation' as task,
+        annotation_row_id,
+        query as text,
+        answer as text_pair
+    from generation_input_rows
+
+),
+
+{# Each unit's consensus labels side by side (null: another family's label). #}
+unit_consensus as (
+
+    select
+        task,
+        record_uuid,
+        unit_chunk_key,
+        {%- for label in labels %}
+        max(case when label = '{{ label }}' then consensus_value end) as {{ label }},
+        {%- endfor %}
+        min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
+
+    from label_consensus
+    group by
+        task,
+        record_uuid,
+        unit_chunk_key
+
+),
+
+{# The resolved units: every label of the unit resolved. #}
+units as (
+
+    select * from unit_consensus
+    where is_resolved
+
+),
+
+{# Per resolved unit, its texts; only the rows of resolved units read them. #}
+unit_texts as (
+
+    select
+        human_rows.task,
+        human_rows.record_uuid,
+        human_rows.unit_chunk_key,
+        {{ ragmart_min_binary(ragmart_clean_text('input_texts.text')) }} as text,
+        {{ ragmart_min_binary(ragmart_clean_text('input_texts.text_pair')) }} as text_pair,
+        min(human_rows.annotator_id) as first_annotator_id
+
+    from human_rows
+    inner join units
+        on
+            human_rows.task = units.task
+            and human_rows.record_uuid = units.record_uuid
+            and human_rows.unit_chunk_key = units.unit_chunk_key
+    inner join input_texts
+        on
+            human_rows.task = input_texts.task
+            and human_rows.annotation_row_id = input_texts.annotation_row_id
+    group by
+        human_rows.task,
+        human_rows.record_uuid,
+        human_rows.unit_chunk_key
+
+),
+
+{#
+    One row per resolved unit and HUMAN annotator with an accepted row for it (validation keeps
+    one per annotator and unit), with the unit's pair, labels and record; the unit's first row
+    counts the unit: the row of its smallest annotator_id.
+-#}
+unit_annotators as (
+
+    select
+        units.task,
+        unit_texts.text,
+        unit_texts.text_pair,
+        units.record_uuid,
+        family_records.run_id,
+        family_records.language,
+        family_records.tier,
+        query_keys.query_key,
+        {%- for label in labels %}
+        units.{{ label }},
+        {%- endfor %}
+        human_rows.annotator_id,
+        human_rows.annotator_id = unit_texts.first_annotator_id as is_first_row_of_unit
+
+    from units
+    inner join unit_texts
+        on
+            units.task = unit_texts.task
+            and units.record_uuid = unit_texts.record_uuid
+            and units.unit_chunk_key = unit_texts.unit_chunk_key
+    inner join family_records
+        on
+            units.task = family_records.task
+            and units.record_uuid = family_records.record_uuid
+    inner join query_keys
+        on
+            units.task = query_keys.task
+            and units.record_uuid = query_keys.record_uuid
+    inner join human_rows
+        on
+            units.task = human_rows.task
+            and units.record_uuid = human_rows.record_uuid
+            and units.unit_chunk_key = human_rows.unit_chunk_key
+
+),
+
+{# Another family's label is null in every unit: it neither conflicts nor has a value. #}
+pairs as (
+
+    select
+        task,
+        text,
+        text_pair,
+        {%- for label in labels %}
+        case when min({{ label }}) = max({{ label }}) then min({{ label }}) end as {{ label }},
+        {%- endfor %}
+        (
+            {%- for label in labels %}
+            coalesce(min({{ label }}) <> max({{ label }}), false){% if not loop.last %} or{% endif %}
+            {%- endfor %}
+        ) as has_conflicting_labels,
+        case when min(language) = max(language) then min(language) else 'unknown' end as language,
+        case when max(case when tier = 'tier_b' then 1 else 0 end) = 1 then 'tier_b' else 'tier_a' end as tier,
+        {{ ragmart_min_binary('query_key') }} as query_key,
+        sum(case when is_first_row_of_unit then 1 else 0 end) as n_units,
+        count(distinct annotator_id) as n_annotators,
+        {{ ragmart_sorted_set('run_id', ';') }} as run_ids,
+        {{ ragmart_sorted_set('record_uuid', ';') }} as record_uuids
+
+    from unit_annotators
+    group by
+        task,
+        text,
+        text_pair
+
+),
+
+final as (
+
+    select
+        task,
+        text,
+        text_pair,
+        {%- for label in labels %}
+        {{ label }},
+        {%- endfor %}
+        has_conflicting_labels,
+        {{ ragmart_training_split('query_key') }} as split,
+        language,
+        tier,
+        query_key,
+        n_units,
+        n_annotators,
+        run_ids,
+        record_uuids
+
+    from pairs
+
+)
+
+select * from final
