@@ -270,8 +270,8 @@ OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "training v
 
 
 # The intermediate models of the row checks and statuses, by name (each lives in its entity's folder).
-VALIDATION_MODELS = ("int_annotations__row_status", "int_records__validated")
-VALIDATION_SUFFIXES = ("__row_checks", "__annotations_validated")
+VALIDATION_MODELS = ("int_annotations__row_status", "int_annotations__validated", "int_records__validated")
+VALIDATION_SUFFIXES = ("__row_checks",)
 # The folders of the intermediate models of the consensus, the record grain and the measures.
 MEASURE_FOLDERS = tuple(f"models/intermediate/{folder}/" for folder in
                         ("annotations", "records", "retrieval", "grounding", "generation", "metrics", "runs"))

@@ -32,7 +32,7 @@ def test_the_parts_follow_the_folders_and_groups(manifest_nodes):
         "base_annotation_exports__retrieval": "reading and parsing",
         "stg_annotation_exports__retrieval": "reading and parsing",
         "int_retrieval__row_checks": "row checks and statuses", "int_annotations__row_status": "row checks and statuses",
-        "int_grounding__annotations_validated": "row checks and statuses",
+        "int_annotations__validated": "row checks and statuses",
         "int_records__validated": "row checks and statuses",
         "int_annotations__label_consensus": "consensus, records and measures",
         "int_records__per_family": "consensus, records and measures",

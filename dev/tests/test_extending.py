@@ -102,8 +102,9 @@ LABEL_COLUMN_ENTRIES = {
     "models/staging/annotation_exports/_annotation_exports__models.yml":
         ["base_annotation_exports__generation", "stg_annotation_exports__generation"],
     "models/intermediate/generation/_generation__models.yml":
-        ["int_generation__row_checks", "int_generation__annotations_validated", "int_generation__records"],
-    "models/intermediate/annotations/_annotations__models.yml": ["int_annotations__accepted_rows"],
+        ["int_generation__row_checks", "int_generation__records"],
+    "models/intermediate/annotations/_annotations__models.yml": ["int_annotations__validated",
+                                                             "int_annotations__accepted_rows"],
     "models/intermediate/training/_training__models.yml": ["int_training__pairs"],
 }
 

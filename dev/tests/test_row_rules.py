@@ -59,10 +59,15 @@ BREAKS = {
          "is_resolved = false, evidence_sufficient = 1, topically_relevant = 0, misleading = 1",
          "evidence_sufficient <> 1", 1),
     ],
-    "int_retrieval__annotations_validated": [
-        ("intermediate.int_retrieval__annotations_validated", "misleading = null", "annotation_status = 'accepted'", 2),
+    "int_annotations__validated": [
+        ("intermediate.int_annotations__validated", "misleading = null",
+         "task = 'retrieval' and annotation_status = 'accepted'", 2),
         # not accepted: a label may be null
-        ("intermediate.int_retrieval__annotations_validated", "misleading = null", "annotation_status = 'rejected'", 1),
+        ("intermediate.int_annotations__validated", "misleading = null",
+         "task = 'retrieval' and annotation_status = 'rejected'", 1),
+        # another task's rows hold no retrieval label, and their own labels are checked
+        ("intermediate.int_annotations__validated", "helpful = null",
+         "task = 'generation' and annotation_status = 'accepted'", 1),
     ],
     "metric_values": [
         ("main.metric_values", "slice_dimension = 'weekday'", "true", 1),
@@ -90,7 +95,9 @@ EXPECTED = {
     "int_retrieval__chunk_consensus": [
         ("not (is_resolved and evidence_sufficient = 1 and misleading = 1)", 1),
         ("not (is_resolved and evidence_sufficient = 1) or coalesce(topically_relevant = 1, false)", 2)],
-    "int_retrieval__annotations_validated": [("annotation_status <> 'accepted' or misleading is not null", 2)],
+    "int_annotations__validated": [
+        ("task <> 'retrieval' or annotation_status <> 'accepted' or misleading is not null", 2),
+        ("task <> 'generation' or annotation_status <> 'accepted' or helpful is not null", 1)],
     "metric_values": [("slice_dimension in ('overall', 'language', 'tier', 'label_source')", 1)],
     "judge_weights": [("not is_within_bounds or coalesce(gold_kappa >= min_kappa, false)", 1),
                       ("weight between 0 and 1", 1)],

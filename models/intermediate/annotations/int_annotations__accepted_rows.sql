@@ -1,6 +1,7 @@
 {#-
-    The accepted rows of every task, one row each, with the unit, the annotator's kind and role,
-    the instant and every binary label as a column (a label of another task is null). An
+    The accepted rows of every task (int_annotations__validated), one row each, with the unit,
+    the annotator's kind and role, the instant and every binary label as a column (a label of
+    another task is null). An
     annotator id not in the annotators input counts as a HUMAN in the role `annotator`. The
     consensus and the pair agreement count its HUMAN votes in wide form, every label a column, for
     all tasks at once; annotator_quality, int_judges__compared_labels and int_judges__unit_labels
@@ -13,23 +14,9 @@
 
 with
 
-retrieval_validated as (
+accepted_validated as (
 
-    select * from {{ ref('int_retrieval__annotations_validated') }}
-    where annotation_status = 'accepted'
-
-),
-
-grounding_validated as (
-
-    select * from {{ ref('int_grounding__annotations_validated') }}
-    where annotation_status = 'accepted'
-
-),
-
-generation_validated as (
-
-    select * from {{ ref('int_generation__annotations_validated') }}
+    select * from {{ ref('int_annotations__validated') }}
     where annotation_status = 'accepted'
 
 ),
@@ -40,41 +27,27 @@ annotators as (
 
 ),
 
-accepted_rows as (
-    {%- for task in ragmart_tasks() %}
-    {%- set labels = ragmart_task_spec(task).labels %}
-
-    select
-        '{{ task }}' as task,
-        annotation_row_id,
-        record_uuid,
-        {{ 'chunk_id' if task == 'retrieval' else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as chunk_id,
-        {{ 'chunk_rank' if task == 'retrieval' else 'cast(null as bigint)' }} as chunk_rank,
-        annotator_id,
-        created_at_utc,
-        language,
-        {%- for label in ragmart_labels() %}
-        {{ label if label in labels else 'cast(null as integer)' }} as {{ label }}{% if not loop.last %},{% endif %}
-        {%- endfor %}
-
-    from {{ task }}_validated
-
-    {{ 'union all' if not loop.last }}
-    {%- endfor %}
-
-),
-
 final as (
 
     select
-        accepted_rows.*,
-        coalesce(accepted_rows.chunk_id, '') as unit_chunk_key,
+        accepted_validated.task,
+        accepted_validated.annotation_row_id,
+        accepted_validated.record_uuid,
+        accepted_validated.chunk_id,
+        accepted_validated.chunk_rank,
+        accepted_validated.annotator_id,
+        accepted_validated.created_at_utc,
+        accepted_validated.language,
+        {%- for label in ragmart_labels() %}
+        accepted_validated.{{ label }},
+        {%- endfor %}
+        coalesce(accepted_validated.chunk_id, '') as unit_chunk_key,
         coalesce(annotators.annotator_kind, 'HUMAN') as annotator_kind,
         coalesce(annotators.annotator_role, 'annotator') as annotator_role
 
-    from accepted_rows
+    from accepted_validated
     left join annotators
-        on accepted_rows.annotator_id = annotators.annotator_id
+        on accepted_validated.annotator_id = annotators.annotator_id
 
 )
 

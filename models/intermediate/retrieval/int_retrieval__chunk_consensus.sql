@@ -16,8 +16,10 @@ unit_consensus as (
 
 accepted_annotations as (
 
-    select * from {{ ref('int_retrieval__annotations_validated') }}
-    where annotation_status = 'accepted'
+    select * from {{ ref('int_annotations__validated') }}
+    where
+        task = 'retrieval'
+        and annotation_status = 'accepted'
 
 ),
 
