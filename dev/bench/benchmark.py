@@ -270,11 +270,11 @@ OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "training v
 
 
 # The intermediate models of the row checks and statuses, by name (each lives in its entity's folder).
-VALIDATION_MODELS = ("int_annotations__row_status", "int_annotations__validated", "int_records__validated")
-VALIDATION_SUFFIXES = ("__row_checks",)
+VALIDATION_MODELS = ("int_annotations__row_checks", "int_annotations__row_status", "int_annotations__validated",
+                     "int_records__validated")
 # The folders of the intermediate models of the consensus, the record grain and the measures.
 MEASURE_FOLDERS = tuple(f"models/intermediate/{folder}/" for folder in
-                        ("annotations", "records", "retrieval", "grounding", "generation", "metrics", "runs"))
+                        ("annotations", "records", "retrieval", "metrics", "runs"))
 
 
 def part_of(node: dict) -> str:
@@ -289,7 +289,7 @@ def part_of(node: dict) -> str:
         return "run comparison"
     if path.startswith("models/staging/"):
         return "reading and parsing"
-    if name in VALIDATION_MODELS or name.endswith(VALIDATION_SUFFIXES):
+    if name in VALIDATION_MODELS:
         return "row checks and statuses"
     if path.startswith("models/intermediate/agreement/") or group == "agreement":
         return "agreement and protocol"

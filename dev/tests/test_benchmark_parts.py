@@ -29,9 +29,9 @@ def test_the_parts_follow_the_folders_and_groups(manifest_nodes):
     part = {node["name"]: benchmark.part_of(node) for node in manifest_nodes.values()
             if node["resource_type"] == "model"}
     expected = {
-        "base_annotation_exports__retrieval": "reading and parsing",
-        "stg_annotation_exports__retrieval": "reading and parsing",
-        "int_retrieval__row_checks": "row checks and statuses", "int_annotations__row_status": "row checks and statuses",
+        "base_annotation_exports__annotations": "reading and parsing",
+        "stg_annotation_exports__annotations": "reading and parsing",
+        "int_annotations__row_checks": "row checks and statuses", "int_annotations__row_status": "row checks and statuses",
         "int_annotations__validated": "row checks and statuses",
         "int_records__validated": "row checks and statuses",
         "int_annotations__label_consensus": "consensus, records and measures",

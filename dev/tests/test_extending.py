@@ -100,11 +100,10 @@ LABEL_COLUMN_ENTRIES = {
     "seeds/_seeds.yml": ["generation_annotations"],
     "models/staging/native/_native__models.yml": ["stg_native__generation"],
     "models/staging/annotation_exports/_annotation_exports__models.yml":
-        ["base_annotation_exports__generation", "stg_annotation_exports__generation"],
-    "models/intermediate/generation/_generation__models.yml":
-        ["int_generation__row_checks", "int_generation__records"],
-    "models/intermediate/annotations/_annotations__models.yml": ["int_annotations__validated",
-                                                             "int_annotations__accepted_rows"],
+        ["base_annotation_exports__annotations", "stg_annotation_exports__annotations"],
+    "models/intermediate/records/_records__models.yml": ["int_records__consensus"],
+    "models/intermediate/annotations/_annotations__models.yml":
+        ["int_annotations__row_checks", "int_annotations__validated", "int_annotations__accepted_rows"],
     "models/intermediate/training/_training__models.yml": ["int_training__pairs"],
 }
 
@@ -203,11 +202,6 @@ def add_label_to_data(project: Path) -> dict:
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
-def generic(path: str) -> str:
-    """The path as docs/extending.md writes it for any task: the task's name as `<task>`."""
-    return path.replace("intermediate/generation/_generation__", "intermediate/<task>/_<task>__")
-
-
 def documented_files(change: str) -> str:
     """The bullet of docs/extending.md that says what the change touches."""
     text = (PROJECT / "docs" / "extending.md").read_text(encoding="utf-8")
@@ -270,8 +264,7 @@ def test_each_change_touches_the_files_extending_lists_and_no_other(extended, ch
         if path == "macros/metrics/ragmart_recall_at_k.sql":
             assert "a file of its own in `macros/metrics/`" in bullet, bullet
         else:
-            assert f"`{path}`" in bullet or f"`{generic(path)}`" in bullet, \
-                f"docs/extending.md does not name {path} for a {change}"
+            assert f"`{path}`" in bullet, f"docs/extending.md does not name {path} for a {change}"
 
 
 def test_the_new_label_is_checked_and_kept_in_the_quarantine(extended):
@@ -381,7 +374,7 @@ def add_source_system(edits: Edits) -> None:
     edits.replace(change, "macros/inputs/ragmart_inputs.sql",
                   "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}",
                   "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'toy'] -%}")
-    edits.replace(change, "models/staging/annotation_exports/base_annotation_exports__generation.sql",
+    edits.replace(change, "models/staging/annotation_exports/base_annotation_exports__annotations.sql",
                   "    {%- else %}\n    select * from {{ ref('stg_native__generation') }}\n",
                   "    {%- elif ragmart_family_format('generation') == 'toy' %}\n"
                   "    select * from {{ ref('stg_toy__generation') }}\n"
@@ -414,7 +407,7 @@ def toy_system(tmp_path_factory, builds):
     add_source_system(edits)
     write_toy_input(folder / "input")
     variables = {"input_mode": "files", "input_path": str(folder / "input"), "input_format": {"generation": "toy"}}
-    result = run_dbt(project, ["build", "--select", "+stg_annotation_exports__generation", "--indirect-selection",
+    result = run_dbt(project, ["build", "--select", "+stg_annotation_exports__annotations", "--indirect-selection",
                                "cautious", "--vars", json.dumps(variables)],
                      env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"}, log=folder / "build.log")
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
@@ -428,15 +421,16 @@ def test_a_source_system_gives_the_canonical_rows_of_the_same_rows_read_natively
     con.execute(f"attach '{sample_db}' as sample (read_only)")
     columns = [c for (c,) in con.execute(
         "select column_name from duckdb_columns() where database_name = 'sample'"
-        " and table_name = 'stg_annotation_exports__generation' order by column_index").fetchall()
+        " and table_name = 'stg_annotation_exports__annotations' order by column_index").fetchall()
         if c not in ("annotation_row_id", "source_file", "source_row", "read_source_file")]
     listed = ", ".join(f'"{c}"' for c in columns)
-    table = "staging.stg_annotation_exports__generation"
-    count = con.execute(f"select count(*) from toy.{table}").fetchone()[0]
-    assert count == con.execute(f"select count(*) from sample.{table}").fetchone()[0] > 0
+    table = "staging.stg_annotation_exports__annotations"
+    generation = "family = 'generation'"
+    count = con.execute(f"select count(*) from toy.{table} where {generation}").fetchone()[0]
+    assert count == con.execute(f"select count(*) from sample.{table} where {generation}").fetchone()[0] > 0
     for a, b in (("toy", "sample"), ("sample", "toy")):
-        differing = con.execute(f"select count(*) from (select {listed} from {a}.{table}"
-                                f" except all select {listed} from {b}.{table})").fetchone()[0]
+        differing = con.execute(f"select count(*) from (select {listed} from {a}.{table} where {generation}"
+                                f" except all select {listed} from {b}.{table} where {generation})").fetchone()[0]
         assert differing == 0, f"{differing} rows of {a} are not in {b}"
 
 

@@ -151,7 +151,7 @@ def _staged_build(root: Path, shape: str) -> tuple[Path, str]:
         shutil.copy(LABEL_STUDIO / "retrieval_snapshot.json", folder / "retrieval_snapshot.json")
     variables = _staged_vars(root, shape)
     select = [f"+stg_langfuse__{family}" for family in FAMILIES] + ["+stg_langfuse__records",
-                                                                  "+stg_annotation_exports__retrieval"]
+                                                                  "+stg_annotation_exports__annotations"]
     result = run_dbt(project, ["build", "--exclude", "resource_type:seed", "resource_type:unit_test",
                                "--vars", json.dumps(variables), "--select", *select,
                                "--indirect-selection", "cautious"],

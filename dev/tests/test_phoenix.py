@@ -174,11 +174,10 @@ def test_edge_cases_give_the_staged_rows_of_the_native_files(runs):
     for model in STAGED:
         assert phoenix[model], model
         assert rows_equal(phoenix[model], native[model]), f"{model} differs for the changed copy"
-    retrieval, grounding = phoenix[STAGED[0]], phoenix[STAGED[1]]
-    columns = _staged_columns(runs["edge"][0], STAGED[1])
-    assert any(row[columns.index("annotator_id")] is None for row in grounding)  # no identifier, no metadata
-    columns = _staged_columns(runs["edge"][0], STAGED[0])
-    assert any(row[columns.index("chunk_id")] is None for row in retrieval)  # a position the span lacks
+    rows, columns = phoenix[STAGED[0]], _staged_columns(runs["edge"][0], STAGED[0])
+    family, annotator, chunk = (columns.index(name) for name in ("family", "annotator_id", "chunk_id"))
+    assert any(row[family] == "grounding" and row[annotator] is None for row in rows)  # no identifier, no metadata
+    assert any(row[family] == "retrieval" and row[chunk] is None for row in rows)  # a position the span lacks
 
 
 def test_rejected_rows_point_into_the_database(built):

@@ -79,7 +79,7 @@ def test_every_seed_column_loads_as_text(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_staging_documents_every_label_as_given_and_parsed(task):
     columns = _columns("models/staging/annotation_exports/_annotation_exports__models.yml",
-                       f"stg_annotation_exports__{task}")
+                       "stg_annotation_exports__annotations")
     missing = [c for label in LABELS[task] for c in (label, f"{label}_raw") if c not in columns]
     assert not missing, missing
 

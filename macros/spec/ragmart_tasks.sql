@@ -69,6 +69,21 @@
     {{ return(spec) }}
 {%- endmacro %}
 
+{#-
+    The required long texts of every task (the task spec's required_texts, first seen first), each
+    with the tasks that require it: a dict text -> list of tasks. The stacked staging flags each
+    as blank (is_missing_<text>) in the rows of the tasks that require it.
+-#}
+{% macro ragmart_required_texts() -%}
+    {%- set texts = {} -%}
+    {%- for task in ragmart_tasks() -%}
+        {%- for text in ragmart_task_spec(task).required_texts -%}
+            {%- do texts.setdefault(text, []).append(task) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{ return(texts) }}
+{%- endmacro %}
+
 {#- The columns of an export (ADR 0005) or of the annotators or records seed, with whether each must be non-empty. -#}
 {% macro ragmart_export_columns(task) -%}
     {%- if task == 'annotators' -%}

@@ -17,9 +17,9 @@
 {#-
     The spellings read beyond the boolean ones that became a value (through the var label_values),
     one line per label: `unsupported_claim_present: hallucinated → 1 (111 rows), factual → 0 (95
-    rows)`, over the distinct rows of the staged exports (`staged`: task -> its
-    stg_annotation_exports__<task> relation), for the labels that label_values gives extra
-    spellings (no query when it gives none). Empty outside execution.
+    rows)`, over the distinct rows of the staged exports (`staged`: the relation
+    stg_annotation_exports__annotations, where a label is null outside its task), for the labels
+    that label_values gives extra spellings (no query when it gives none). Empty outside execution.
 -#}
 {% macro ragmart_mapped_spellings(staged) -%}
     {%- set lines = [] -%}
@@ -27,12 +27,12 @@
         {{ return(lines) }}
     {%- endif -%}
     {%- set selects = [] -%}
-    {%- for task, relation in staged.items() -%}
+    {%- for task in ragmart_tasks() -%}
         {#- a label without extra spellings reads none: only the boolean spellings give it a value -#}
         {%- for label in ragmart_spelled_labels(task) if ragmart_label_values(label) -%}
             {%- do selects.append(
                 "select '" ~ label ~ "' as label_name, lower(" ~ ragmart_trim(label ~ '_raw') ~ ") as spelling, "
-                ~ label ~ " as label_value, count(*) as n_rows from " ~ relation
+                ~ label ~ " as label_value, count(*) as n_rows from " ~ staged
                 ~ " where " ~ label ~ " is not null and lower(" ~ ragmart_trim(label ~ '_raw') ~ ") not in "
                 ~ ragmart_plain_boolean_spellings() ~ " group by lower(" ~ ragmart_trim(label ~ '_raw') ~ "), " ~ label) -%}
         {%- endfor -%}

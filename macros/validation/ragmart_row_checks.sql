@@ -38,10 +38,11 @@
 {%- endmacro %}
 
 {#-
-    The row checks every export gets, as {code, condition} pairs over its staged row: the keys and
-    `created_at` given, a timestamp and a language that parse, the row's task the export's.
+    The row checks every export gets, as {code, condition} pairs over its staged row (the stacked
+    exports, stg_annotation_exports__annotations): the keys and `created_at` given, a timestamp and
+    a language that parse, the row's task the export's (`family`).
 -#}
-{% macro ragmart_common_row_checks(task) -%}
+{% macro ragmart_common_row_checks() -%}
     {{ return([
         {'code': 'invalid_language', 'condition': ragmart_invalid_language('language')},
         {'code': 'invalid_timestamp', 'condition': 'not ' ~ ragmart_is_blank('created_at') ~ ' and created_at_utc is null'},
@@ -49,7 +50,7 @@
         {'code': 'missing:created_at', 'condition': ragmart_is_blank('created_at')},
         {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
         {'code': 'missing:task', 'condition': 'task is null'},
-        {'code': 'wrong_task', 'condition': "task <> '" ~ task ~ "'"},
+        {'code': 'wrong_task', 'condition': 'task <> family'},
     ]) }}
 {%- endmacro %}
 

@@ -1,4 +1,4 @@
-{#- Small row expressions of the row checks (docs/rules.md, Reason codes), used by int_<task>__row_checks. -#}
+{#- Small row expressions of the row checks (docs/rules.md, Reason codes), used by int_annotations__row_checks. -#}
 
 {#- True when a boolean column has a value that is not one of the boolean spellings (`column_raw` as given, `column` parsed). -#}
 {% macro ragmart_invalid_boolean(column) -%}

@@ -7,14 +7,18 @@
 -#}
 {%- set required = ragmart_require_annotators() -%}
 {%- set annotators = ref('stg_annotation_exports__annotators') -%}
+{%- set exports = ref('base_annotation_exports__annotations') -%}
 {%- if required and ragmart_guards_active() and load_relation(annotators) is not none -%}
-    {%- set selects = ["select 'annotators' as input_name, count(*) as n_rows from " ~ annotators] -%}
+    {%- set counts = {'annotators': 0} -%}
     {%- for task in ragmart_tasks() -%}
-        {%- do selects.append("select '" ~ task ~ "' as input_name, count(*) as n_rows from "
-            ~ ref('base_annotation_exports__' ~ task)) -%}
+        {%- do counts.update({task: 0}) -%}
     {%- endfor -%}
-    {%- set counts = {} -%}
-    {%- for row in run_query(selects | join(' union all ')).rows -%}
+    {%- set query -%}
+        select 'annotators' as input_name, count(*) as n_rows from {{ annotators }}
+        union all
+        select family as input_name, count(*) as n_rows from {{ exports }} group by family
+    {%- endset -%}
+    {%- for row in run_query(query).rows -%}
         {%- do counts.update({row[0]: row[1] | int}) -%}
     {%- endfor -%}
     {%- set with_rows = [] -%}
@@ -44,17 +48,13 @@ annotators as (
 ),
 
 exports as (
-    {%- for task in ragmart_tasks() %}
 
     select
-        '{{ task }}' as task,
+        family as task,
         count(*) as n_rows
-    from {{ ref('base_annotation_exports__' ~ task) }}
-    {%- if not loop.last %}
 
-    union all
-    {%- endif %}
-    {%- endfor %}
+    from {{ exports }}
+    group by family
 
 ),
 

@@ -10,14 +10,8 @@
 -#}
 {%- set allowed = ragmart_allow_empty_exports() %}
 {%- set export_files = ref('stg_annotation_exports__files') %}
--- depends_on: {{ ref('stg_annotation_exports__retrieval') }}
--- depends_on: {{ ref('stg_annotation_exports__grounding') }}
--- depends_on: {{ ref('stg_annotation_exports__generation') }}
+{%- set staged = ref('stg_annotation_exports__annotations') %}
 {%- if ragmart_guards_active() and load_relation(export_files) is not none %}
-    {%- set staged = {} %}
-    {%- for task in ragmart_tasks() %}
-        {%- do staged.update({task: ref('stg_annotation_exports__' ~ task)}) %}
-    {%- endfor %}
     {%- for line in ragmart_mapped_spellings(staged) %}
         {%- do log("ragmart: label values read beyond the boolean spellings (var label_values): " ~ line, info=true) %}
     {%- endfor %}

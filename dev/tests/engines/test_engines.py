@@ -420,7 +420,7 @@ def test_files_mode_is_a_clear_compile_error(engine, tmp_path):
                RAGMART_SPARK_DIR=str(tmp_path / "spark"), SPARK_LOCAL_IP="127.0.0.1")
     project = prepare_project(tmp_path, None)
     proc = subprocess.run(dbt_command() + ["compile", "--project-dir", str(project), "--profiles-dir", str(project / "profiles"),
-                                    "--target", engine, "--select", "stg_annotation_exports__retrieval",
+                                    "--target", engine, "--select", "stg_annotation_exports__annotations",
                                     "--vars", json.dumps({"input_mode": "files", "input_path": str(tmp_path)})],
                           env=env, capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert proc.returncode != 0, "files mode compiled on " + engine

@@ -21,8 +21,7 @@ import duckdb
 from kit.builds import PROJECT, PUBLIC_MARTS
 
 ORIGIN = ("annotation_row_id", "source_file", "source_row")
-STAGED = ["stg_annotation_exports__retrieval", "stg_annotation_exports__grounding",
-          "stg_annotation_exports__generation", "stg_annotation_exports__annotators"]
+STAGED = ["stg_annotation_exports__annotations", "stg_annotation_exports__annotators"]
 # what a native build of a tool's information needs for the comparison: staging and the row statuses
 NATIVE_SELECT = [f"+{model}" for model in STAGED] + ["+int_annotations__row_status"]
 # A tool's own build runs the data tests of staging (its own folder's among them) and the guards, not

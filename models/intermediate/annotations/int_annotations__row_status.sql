@@ -1,6 +1,6 @@
 {#-
     The row status (docs/rules.md, Row status) of every row of the three exports together, each
-    with its own reasons from step 1 (int_<task>__row_checks), then of the rows of the records
+    with its own reasons from step 1 (int_annotations__row_checks), then of the rows of the records
     input with the status int_records__validated gave them. One row per input row with its
     deduplication outcome, final status and reasons: the accounting base.
     2.-3. Superseding and duplicates, per submission (one annotator's rows of one unit;
@@ -18,22 +18,9 @@
 
 with
 
+row_checks as (
 
-retrieval_rows as (
-
-    select * from {{ ref('int_retrieval__row_checks') }}
-
-),
-
-grounding_rows as (
-
-    select * from {{ ref('int_grounding__row_checks') }}
-
-),
-
-generation_rows as (
-
-    select * from {{ ref('int_generation__row_checks') }}
+    select * from {{ ref('int_annotations__row_checks') }}
 
 ),
 
@@ -43,7 +30,11 @@ records_rows as (
 
 ),
 
-checked_rows as (
+{#
+    A submission is one annotator's rows of one unit; rows without a unit, annotator or time take
+    no part. The labels are compared by their signature alone.
+#}
+with_submission as (
 
     select
         task,
@@ -55,49 +46,7 @@ checked_rows as (
         chunk_rank,
         label_signature,
         was_repaired,
-        row_reasons
-
-    from retrieval_rows
-
-    union all
-
-    select
-        task,
-        annotation_row_id,
-        record_uuid,
-        cast(null as {{ dbt.type_string() }}) as chunk_id,
-        annotator_id,
-        created_at_utc,
-        cast(null as bigint) as chunk_rank,
-        label_signature,
-        was_repaired,
-        row_reasons
-
-    from grounding_rows
-
-    union all
-
-    select
-        task,
-        annotation_row_id,
-        record_uuid,
-        cast(null as {{ dbt.type_string() }}) as chunk_id,
-        annotator_id,
-        created_at_utc,
-        cast(null as bigint) as chunk_rank,
-        label_signature,
-        was_repaired,
-        row_reasons
-
-    from generation_rows
-
-),
-
-{# A submission is one annotator's rows of one unit; rows without a unit, annotator or time take no part. #}
-with_submission as (
-
-    select
-        *,
+        row_reasons,
         coalesce(chunk_id, '') as chunk_key,
         {{ ragmart_reason_count('row_reasons') }} as n_row_reasons,
         (
@@ -107,7 +56,7 @@ with_submission as (
             and (task <> 'retrieval' or chunk_id is not null)
         ) as is_compared
 
-    from checked_rows
+    from row_checks
 
 ),
 

@@ -12,17 +12,24 @@ retrieval_scores as (
 
 ),
 
+resolved_records as (
+
+    select * from {{ ref('int_records__consensus') }}
+    where is_resolved
+
+),
+
 grounding_records as (
 
-    select * from {{ ref('int_grounding__records') }}
-    where is_resolved
+    select * from resolved_records
+    where task = 'grounding'
 
 ),
 
 generation_records as (
 
-    select * from {{ ref('int_generation__records') }}
-    where is_resolved
+    select * from resolved_records
+    where task = 'generation'
 
 ),
 

@@ -22,48 +22,10 @@ family_records as (
 
 ),
 
-retrieval_staged as (
-
-    select * from {{ ref('stg_annotation_exports__retrieval') }}
-
-),
-
-grounding_staged as (
-
-    select * from {{ ref('stg_annotation_exports__grounding') }}
-
-),
-
-generation_staged as (
-
-    select * from {{ ref('stg_annotation_exports__generation') }}
-
-),
-
 {# The query text is parsed in staging and not carried on: each row's is looked up by its id. #}
-staged_query_texts as (
+staged_rows as (
 
-    select
-        'retrieval' as task,
-        annotation_row_id,
-        query_text
-    from retrieval_staged
-
-    union all
-
-    select
-        'grounding' as task,
-        annotation_row_id,
-        query_text
-    from grounding_staged
-
-    union all
-
-    select
-        'generation' as task,
-        annotation_row_id,
-        query_text
-    from generation_staged
+    select * from {{ ref('stg_annotation_exports__annotations') }}
 
 ),
 
@@ -72,13 +34,13 @@ human_query_texts as (
     select
         accepted_rows.task,
         accepted_rows.record_uuid,
-        {{ ragmart_min_binary('staged_query_texts.query_text') }} as query_text
+        {{ ragmart_min_binary('staged_rows.query_text') }} as query_text
 
     from accepted_rows
-    inner join staged_query_texts
+    inner join staged_rows
         on
-            accepted_rows.task = staged_query_texts.task
-            and accepted_rows.annotation_row_id = staged_query_texts.annotation_row_id
+            accepted_rows.task = staged_rows.family
+            and accepted_rows.annotation_row_id = staged_rows.annotation_row_id
     group by
         accepted_rows.task,
         accepted_rows.record_uuid

@@ -8,63 +8,16 @@
 
 with
 
-retrieval_rows as (
-
-    select * from {{ ref('base_annotation_exports__retrieval') }}
-
-),
-
-grounding_rows as (
-
-    select * from {{ ref('base_annotation_exports__grounding') }}
-
-),
-
-generation_rows as (
-
-    select * from {{ ref('base_annotation_exports__generation') }}
-
-),
-
 input_rows as (
 
-    select
-        'retrieval' as task,
-        source_file,
-        read_source_file,
-        is_blank_row,
-        is_repeated_row
-
-    from retrieval_rows
-
-    union all
-
-    select
-        'grounding' as task,
-        source_file,
-        read_source_file,
-        is_blank_row,
-        is_repeated_row
-
-    from grounding_rows
-
-    union all
-
-    select
-        'generation' as task,
-        source_file,
-        read_source_file,
-        is_blank_row,
-        is_repeated_row
-
-    from generation_rows
+    select * from {{ ref('base_annotation_exports__annotations') }}
 
 ),
 
 final as (
 
     select
-        task,
+        family as task,
         source_file,
         count(*) as n_rows_read,
         sum(case when is_blank_row then 1 else 0 end) as n_blank,
@@ -74,7 +27,7 @@ final as (
         ) as n_repeating_other_files
 
     from input_rows
-    group by task, source_file
+    group by family, source_file
 
 )
 

@@ -1,10 +1,15 @@
+{#-
+    The three exports, stacked: one row per distinct row (blank rows and exact copies left out),
+    identifiers trimmed, created_at parsed to a UTC instant, booleans and ranks parsed next to the
+    value as given. A column of another family's export is null.
+-#}
 {{ config(materialized='view') }}
 
 with
 
 source as (
 
-    select * from {{ ref('base_annotation_exports__generation') }}
+    select * from {{ ref('base_annotation_exports__annotations') }}
     where not is_blank_row and not is_repeated_row
 
 ),
@@ -23,6 +28,7 @@ with_timestamp_parts as (
 renamed as (
 
     select
+        family,
         annotation_row_id,
         is_malformed,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
@@ -32,13 +38,19 @@ renamed as (
         {{ ragmart_clean_text('language') }} as language,
         created_at,
         {{ ragmart_timestamp_from_parts('created_at_parts') }} as created_at_utc,
-        {%- for label in ragmart_task_spec('generation').labels %}
+        {%- for label in ragmart_labels() %}
         {{ label }} as {{ label }}_raw,
         {{ ragmart_parse_boolean(label, label) }} as {{ label }},
         {%- endfor %}
-        {{ ragmart_clean_text('query') }} as query_text,
-        is_missing_query,
-        is_missing_answer
+        {{ ragmart_clean_text('query_text') }} as query_text,
+        {%- for text in ragmart_required_texts() %}
+        is_missing_{{ text }},
+        {%- endfor %}
+        {{ ragmart_clean_text('chunk_id') }} as chunk_id,
+        chunk_rank as chunk_rank_raw,
+        {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
+        can_answer as can_answer_raw,
+        {{ ragmart_parse_boolean('can_answer', 'can_answer') }} as can_answer
 
     from with_timestamp_parts
 
