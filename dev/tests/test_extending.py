@@ -374,7 +374,7 @@ def add_source_system(edits: Edits) -> None:
     edits.replace(change, "macros/inputs/ragmart_inputs.sql",
                   "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}",
                   "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'toy'] -%}")
-    edits.replace(change, "models/staging/annotation_exports/base_annotation_exports__annotations.sql",
+    edits.replace(change, "models/staging/annotation_exports/base_annotation_exports__input_rows.sql",
                   "    {%- else %}\n    select * from {{ ref('stg_native__generation') }}\n",
                   "    {%- elif ragmart_family_format('generation') == 'toy' %}\n"
                   "    select * from {{ ref('stg_toy__generation') }}\n"

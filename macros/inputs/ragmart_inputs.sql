@@ -86,26 +86,6 @@
 {%- endmacro %}
 
 {#-
-    The staged relation of an input (`retrieval`, `grounding`, `generation`, `records`) in the
-    0005 shape, from the source system the var input_format names for it: its rows as given with
-    annotation_row_id, source_file, source_row and malformed_record. Each family comes from its
-    format's folder (stg_native__<task>, stg_phoenix__<task>, stg_label_studio__<task>,
-    stg_langfuse__<task>); the records from the 0005 records input (with Langfuse read for some
-    family, stg_langfuse__records: the same rows with the runs Langfuse records). The canonical
-    staging models name these refs in their own files; the quarantine (for the original values)
-    and the training view (for the long texts) read the rows as given through this macro.
--#}
-{% macro ragmart_source_model(input_name) -%}
-    {%- if input_name == 'records' and 'langfuse' in ragmart_input_formats().values() -%}
-        {{ return(ref('stg_langfuse__records')) }}
-    {%- endif -%}
-    {%- if input_name in ['records', 'annotators'] -%}
-        {{ return(ref('stg_native__' ~ input_name)) }}
-    {%- endif -%}
-    {{ return(ref('stg_' ~ ragmart_family_format(input_name) ~ '__' ~ input_name)) }}
-{%- endmacro %}
-
-{#-
     Files mode numbers the rows by their place in the input: file k (base_native__export_files'
     ragmart_file_index) and data row n of that file give k * ragmart_file_position_base() + n.
 -#}

@@ -1,27 +1,27 @@
 {#-
     Accounting (docs/rules.md): for each export (and the records seed), rows in the file = accepted + rejected
     + superseded + exact copies left out + blank rows skipped, and every distinct row has exactly one of
-    those statuses. Returns the tasks where the books do not balance. The inputs are the staged rows of
-    each input (ragmart_source_model), whatever the source system.
+    those statuses. Returns the tasks where the books do not balance. The inputs are the rows as given
+    of each input (base_annotation_exports__input_rows), whatever the source system.
 -#}
 with
-{%- for task in ragmart_status_inputs() %}
 
-{{ task }}_export as (
+input_rows as (
 
-    select '{{ task }}' as task, count(*) as n_export_rows
-    from {{ ragmart_source_model(task) }}
+    select * from {{ ref('base_annotation_exports__input_rows') }}
 
 ),
-{%- endfor %}
 
+{# An input without rows has no row here, and nothing to balance. #}
 export_rows as (
-    {%- for task in ragmart_status_inputs() %}
-    select * from {{ task }}_export
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+
+    select
+        input_name as task,
+        count(*) as n_export_rows
+
+    from input_rows
+    group by input_name
+
 ),
 
 row_status as (

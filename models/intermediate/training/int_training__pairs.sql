@@ -37,51 +37,32 @@ human_rows as (
 
 ),
 
-{# Validation carries no long text: the texts are read from the staged input rows. #}
-retrieval_input_rows as (
+{# Validation carries no long text: the texts are read from the input rows as given. #}
+input_rows as (
 
-    select * from {{ ragmart_source_model('retrieval') }}
-
-),
-
-grounding_input_rows as (
-
-    select * from {{ ragmart_source_model('grounding') }}
+    select * from {{ ref('base_annotation_exports__input_rows') }}
+    where input_name <> 'records'
 
 ),
 
-generation_input_rows as (
-
-    select * from {{ ragmart_source_model('generation') }}
-
-),
-
+{# text and text_pair: retrieval's query and chunk, grounding's answer and context set, generation's query and answer. #}
 input_texts as (
 
     select
-        'retrieval' as task,
+        input_name as task,
         annotation_row_id,
-        input_query as text,
-        chunk as text_pair
-    from retrieval_input_rows
+        case input_name
+            when 'retrieval' then input_query
+            when 'grounding' then answer
+            else query
+        end as text,
+        case input_name
+            when 'retrieval' then chunk
+            when 'grounding' then context_set
+            else answer
+        end as text_pair
 
-    union all
-
-    select
-        'grounding' as task,
-        annotation_row_id,
-        answer as text,
-        context_set as text_pair
-    from grounding_input_rows
-
-    union all
-
-    select
-        'generation' as task,
-        annotation_row_id,
-        query as text,
-        answer as text_pair
-    from generation_input_rows
+    from input_rows
 
 ),
 

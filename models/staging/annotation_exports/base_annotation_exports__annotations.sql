@@ -1,93 +1,59 @@
 {#
     The three exports as read, stacked and narrowed: the family, the row id, where the row came
     from, the short columns as given (text) and a blank flag per required long text; see the
-    model's docs for why this is a table of its own. Each family's rows come from the format the
-    var input_format reads it in: the native export (stg_native__<family>) or a tool's
-    (stg_<format>__<family>). A column of another family's export is null.
+    model's docs for why this is a table of its own. The rows are the exports' of
+    base_annotation_exports__input_rows (each family in the format the var input_format names); a
+    column of another family's export is null.
 -#}
 {%- set columns = [] %}
+{%- set unit_columns = [] %}
 {%- for family in ragmart_tasks() %}
 {%- for column in ragmart_export_columns(family) if column.name not in columns %}
 {%- do columns.append(column.name) %}
+{%- endfor %}
+{%- for column in ragmart_task_spec(family).unit_columns if column not in unit_columns %}
+{%- do unit_columns.append(column) %}
 {%- endfor %}
 {%- endfor %}
 
 with
 
-retrieval_source as (
+input_rows as (
 
-    {%- if ragmart_family_format('retrieval') == 'phoenix' %}
-    select * from {{ ref('stg_phoenix__retrieval') }}
-    {%- elif ragmart_family_format('retrieval') == 'label_studio' %}
-    select * from {{ ref('stg_label_studio__retrieval') }}
-    {%- else %}
-    select * from {{ ref('stg_native__retrieval') }}
-    {%- endif %}
-
-),
-
-grounding_source as (
-
-    {%- if ragmart_family_format('grounding') == 'phoenix' %}
-    select * from {{ ref('stg_phoenix__grounding') }}
-    {%- elif ragmart_family_format('grounding') == 'label_studio' %}
-    select * from {{ ref('stg_label_studio__grounding') }}
-    {%- elif ragmart_family_format('grounding') == 'langfuse' %}
-    select * from {{ ref('stg_langfuse__grounding') }}
-    {%- else %}
-    select * from {{ ref('stg_native__grounding') }}
-    {%- endif %}
-
-),
-
-generation_source as (
-
-    {%- if ragmart_family_format('generation') == 'phoenix' %}
-    select * from {{ ref('stg_phoenix__generation') }}
-    {%- elif ragmart_family_format('generation') == 'label_studio' %}
-    select * from {{ ref('stg_label_studio__generation') }}
-    {%- elif ragmart_family_format('generation') == 'langfuse' %}
-    select * from {{ ref('stg_langfuse__generation') }}
-    {%- else %}
-    select * from {{ ref('stg_native__generation') }}
-    {%- endif %}
+    select * from {{ ref('base_annotation_exports__input_rows') }}
+    where input_name <> 'records'
 
 ),
 
 {#
-    Every column of every export, a column of another family's export null. Blank rows and exact
-    copies (docs/rules.md, Daily exports) are found per family: rows equal in every column of the
-    export after trimming are one row, read where it stands in the file that sorts last by name
-    (its first place there); the others are repeats. Both are counted, never rejected. Copies share
-    their copy key (the row's unit, annotator and created_at, trimmed, blank parts left out, and
-    the raw text of a record that failed to parse), so only the rows whose key another row shares
-    are compared column by column; a row with a key of its own is read where it stands.
+    Blank rows and exact copies (docs/rules.md, Daily exports) are found per family: rows equal in
+    every column of the export after trimming are one row, read where it stands in the file that
+    sorts last by name (its first place there); the others are repeats. Both are counted, never
+    rejected. Copies share their copy key (the row's unit, annotator and created_at, trimmed,
+    blank parts left out, and the raw text of a record that failed to parse; another family's unit
+    column is null and so left out), so only the rows whose key another row shares are compared
+    column by column; a row with a key of its own is read where it stands.
 #}
 stacked as (
-    {%- for family in ragmart_tasks() %}
-    {%- set family_columns = ragmart_export_columns(family) | map(attribute='name') | list %}
 
     select
-        '{{ family }}' as family,
+        input_name as family,
         annotation_row_id,
         source_file,
         source_row,
         malformed_record,
         {%- for column in columns %}
-        {{ column if column in family_columns else 'cast(null as ' ~ dbt.type_string() ~ ')' }} as {{ column }},
+        {{ column }},
         {%- endfor %}
         concat_ws(
             '|',
-            {%- for column in ragmart_task_spec(family).unit_columns + ['annotator_id', 'created_at'] %}
+            {%- for column in unit_columns + ['annotator_id', 'created_at'] %}
             {{ ragmart_clean_text(column) }},
             {%- endfor %}
             malformed_record
         ) as copy_key
 
-    from {{ family }}_source
-
-    {{ 'union all' if not loop.last }}
-    {%- endfor %}
+    from input_rows
 
 ),
 

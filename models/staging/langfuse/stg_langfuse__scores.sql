@@ -17,7 +17,7 @@
 -#}
 {%- set label_names = ragmart_label_names() %}
 {%- set threshold = ragmart_score_threshold() %}
-{#- Langfuse holds no retrieval labels (ragmart_source_model stops a build that reads retrieval from it). -#}
+{#- Langfuse holds no retrieval labels (ragmart_input_formats stops a build that reads retrieval from it). -#}
 {%- set families = ragmart_families_in_format('langfuse') | reject('equalto', 'retrieval') | list %}
 {%- set export = ref('base_langfuse__export') %}
 {%- if execute and load_relation(export) is not none %}
