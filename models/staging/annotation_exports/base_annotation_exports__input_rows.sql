@@ -40,7 +40,8 @@ grounding_source as (
     {%- elif ragmart_family_format('grounding') == 'label_studio' %}
     select * from {{ ref('stg_label_studio__grounding') }}
     {%- elif ragmart_family_format('grounding') == 'langfuse' %}
-    select * from {{ ref('stg_langfuse__grounding') }}
+    select * from {{ ref('stg_langfuse__annotations') }}
+    where family = 'grounding'
     {%- else %}
     select * from {{ ref('stg_native__grounding') }}
     {%- endif %}
@@ -55,7 +56,8 @@ generation_source as (
     {%- elif ragmart_family_format('generation') == 'label_studio' %}
     select * from {{ ref('stg_label_studio__generation') }}
     {%- elif ragmart_family_format('generation') == 'langfuse' %}
-    select * from {{ ref('stg_langfuse__generation') }}
+    select * from {{ ref('stg_langfuse__annotations') }}
+    where family = 'generation'
     {%- else %}
     select * from {{ ref('stg_native__generation') }}
     {%- endif %}

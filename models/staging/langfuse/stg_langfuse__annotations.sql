@@ -1,13 +1,18 @@
 {#-
-    Langfuse's scores of the generation labels as generation rows (the 0005 shape of
-    stg_native__generation): one row per (trace, annotator), each label the annotator's score of that
-    name on the trace or any of its observations (the latest when several), empty when the
-    annotator gave none. The record is the trace; query, answer and language come
-    from stg_langfuse__traces. created_at is the latest update of the row's label scores; notes the
+    Langfuse's scores of the labels of the families read from Langfuse (grounding, generation) as
+    rows of those exports (the 0005 shapes of stg_native__<family>), stacked (`family`): one row
+    per (family, trace, annotator), each label the annotator's score of that name on the trace or
+    any of its observations (the latest when several), empty when the annotator gave none. The
+    record is the trace; query, answer, language and (grounding) the context set come from
+    stg_langfuse__traces; a column of another family's export is null. created_at is the latest update of the row's label scores; notes the
     annotator's latest `notes` score of the trace (it does not move created_at). The row is placed
     by its latest score: its file, its row there, and its number (file × 10^12 + row).
 -#}
-{%- set labels = ragmart_task_spec('generation').labels %}
+{%- set families = ragmart_families_in_format('langfuse') %}
+{%- set labels = [] %}
+{%- for family in families %}
+{%- do labels.extend(ragmart_task_spec(family).labels) %}
+{%- endfor %}
 
 with
 
@@ -28,16 +33,16 @@ labels as (
     select
         *,
         row_number() over (
-            partition by trace_id, annotator_id, label_name
+            partition by family, trace_id, annotator_id, label_name
             order by updated_at_utc desc, score_key desc
         ) as label_version,
         row_number() over (
-            partition by trace_id, annotator_id
+            partition by family, trace_id, annotator_id
             order by updated_at_utc desc, score_key desc
         ) as row_version
 
     from scores
-    where family = 'generation'
+    where family in ('{{ families | join("', '") }}')
 
 ),
 
@@ -60,6 +65,7 @@ notes as (
 per_row as (
 
     select
+        family,
         trace_id,
         annotator_id,
         max(case when row_version = 1 then score_key end) as annotation_row_id,
@@ -74,6 +80,7 @@ per_row as (
     from labels
     where label_version = 1
     group by
+        family,
         trace_id,
         annotator_id
 
@@ -82,18 +89,22 @@ per_row as (
 final as (
 
     select
+        per_row.family,
         per_row.annotation_row_id,
         per_row.source_file,
         per_row.source_row,
         cast(null as {{ dbt.type_string() }}) as malformed_record,
         per_row.trace_id as record_uuid,
         per_row.annotator_id,
-        'generation' as task,
+        per_row.family as task,
         traces.language,
         per_row.created_at,
         traces.query,
         traces.answer,
-        {{ ragmart_label_columns('generation', 'per_row') }},
+        case when per_row.family = 'grounding' then traces.context_set end as context_set,
+        {%- for label in labels %}
+        per_row.{{ label }},
+        {%- endfor %}
         notes.notes
 
     from per_row
