@@ -33,6 +33,7 @@ from pathlib import Path
 import duckdb
 import make_langfuse_fixtures
 import pytest
+from export_schema import COLUMNS
 from kit.adapters import (
     NATIVE_SELECT,
     TOOL_BUILD_EXCLUDE,
@@ -220,8 +221,8 @@ def test_each_format_reads_only_its_families(staged, built):
     db_path, _ = staged["legacy_csv"]
     _, expected = L.native_rows(LABEL_STUDIO / "retrieval_snapshot.json")
     with duckdb.connect(str(db_path), read_only=True) as con:
-        cursor = con.execute("select * exclude (annotation_row_id, source_row, malformed_record, source_file)"
-                             " from staging.stg_label_studio__retrieval")
+        cursor = con.execute(f"select {', '.join(COLUMNS['retrieval'])} from staging.stg_label_studio__annotations"
+                             " where family = 'retrieval'")
         names = [d[0] for d in cursor.description]
         got = [dict(zip(names, values)) for values in cursor.fetchall()]
         tool_families = {row[0] for row in con.execute(

@@ -25,7 +25,8 @@ retrieval_source as (
     select * from {{ ref('stg_phoenix__annotations') }}
     where family = 'retrieval'
     {%- elif ragmart_family_format('retrieval') == 'label_studio' %}
-    select * from {{ ref('stg_label_studio__retrieval') }}
+    select * from {{ ref('stg_label_studio__annotations') }}
+    where family = 'retrieval'
     {%- else %}
     select * from {{ ref('stg_native__retrieval') }}
     {%- endif %}
@@ -38,7 +39,8 @@ grounding_source as (
     select * from {{ ref('stg_phoenix__annotations') }}
     where family = 'grounding'
     {%- elif ragmart_family_format('grounding') == 'label_studio' %}
-    select * from {{ ref('stg_label_studio__grounding') }}
+    select * from {{ ref('stg_label_studio__annotations') }}
+    where family = 'grounding'
     {%- elif ragmart_family_format('grounding') == 'langfuse' %}
     select * from {{ ref('stg_langfuse__annotations') }}
     where family = 'grounding'
@@ -54,7 +56,8 @@ generation_source as (
     select * from {{ ref('stg_phoenix__annotations') }}
     where family = 'generation'
     {%- elif ragmart_family_format('generation') == 'label_studio' %}
-    select * from {{ ref('stg_label_studio__generation') }}
+    select * from {{ ref('stg_label_studio__annotations') }}
+    where family = 'generation'
     {%- elif ragmart_family_format('generation') == 'langfuse' %}
     select * from {{ ref('stg_langfuse__annotations') }}
     where family = 'generation'

@@ -1,7 +1,7 @@
 {#-
     Label Studio's annotations and predictions as 0005 rows: one row per non-cancelled annotation
-    and per prediction with its result, every 0005 column of any family (a family's staging model
-    keeps its own). A control (a JSON result by its from_name; in CSV and JSON_MIN a column) whose
+    and per prediction with its result, every 0005 column of any family (the canonical input rows,
+    base_annotation_exports__input_rows, keep each family's own), its task the file's family. A control (a JSON result by its from_name; in CSV and JSON_MIN a column) whose
     name, lower-cased, is a label, `can_answer` or `notes` (by itself or through the var
     label_names) fills that column; the task data fills the others (`record_uuid`, the texts,
     `chunk_id`, `chunk_rank`, `language`); a CSV or JSON_MIN column without the `_data_` prefix
@@ -80,6 +80,7 @@ final as (
         source_row,
         malformed_record,
         family,
+        family as task,
         annotator_id,
         updated_at as created_at,
         {%- for column in data_columns + controls %}
