@@ -116,7 +116,9 @@ def reading_problems(models: dict) -> list[str]:
 def test_every_model_sits_in_the_folder_its_name_says(models):
     wrong = folder_problems(models)
     assert not wrong, "models whose folder is not the one their name says:\n" + "\n".join(wrong)
-    assert len(models) > 80, len(models)  # the tools' disabled models are counted too
+    # the tools' models, disabled under the default vars, are held to the rules too
+    names = {node["name"] for node in models.values()}
+    assert {"stg_phoenix__annotations", "stg_label_studio__annotations", "stg_langfuse__annotations"} <= names, names
 
 
 def test_each_mart_folder_is_its_group(models):
