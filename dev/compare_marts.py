@@ -11,7 +11,8 @@ both (the builds that a pytest run with ``--basetemp`` leaves).
     .venv/bin/python dev/compare_marts.py before.duckdb after.duckdb
     .venv/bin/python dev/compare_marts.py /tmp/before_basetemp /tmp/after_basetemp
 
-Exit code 0 when every mart of every pair is equal, 1 when any differs, 2 on a usage error.
+Exit code 0 when every mart of every pair is equal, 1 when any differs, 2 on a usage error. A pair
+with no table of the schema in either database (a build up to staging) is counted apart.
 """
 
 from __future__ import annotations
@@ -95,14 +96,17 @@ def main(argv: list[str] | None = None) -> int:
     if not found:
         print("no database found in both", file=sys.stderr)
         return 2
-    failed = 0
+    failed = empty = 0
     for name, before, after in found:
         n_tables, problems = compare(before, after, args.digits, args.schema)
         failed += bool(problems)
-        print(f"{name}: {'equal' if not problems else 'DIFFERENT'} ({n_tables} tables of {args.schema})")
+        empty += not n_tables
+        verdict = "DIFFERENT" if problems else "equal" if n_tables else "nothing to compare"
+        print(f"{name}: {verdict} ({n_tables} tables of {args.schema})")
         for problem in problems:
             print(f"  {problem}")
-    print(f"{len(found) - failed} of {len(found)} equal")
+    print(f"{len(found) - failed - empty} of {len(found)} equal, {failed} different,"
+          f" {empty} with no table of {args.schema} in either")
     return 1 if failed else 0
 
 

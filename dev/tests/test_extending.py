@@ -100,7 +100,8 @@ LABEL_COLUMN_ENTRIES = {
     "seeds/_seeds.yml": ["generation_annotations"],
     "models/staging/native/_native__models.yml": ["stg_native__generation"],
     "models/staging/annotation_exports/_annotation_exports__models.yml":
-        ["base_annotation_exports__annotations", "stg_annotation_exports__annotations"],
+        ["base_annotation_exports__input_rows", "base_annotation_exports__annotations",
+         "stg_annotation_exports__annotations"],
     "models/intermediate/records/_records__models.yml": ["int_records__consensus"],
     "models/intermediate/annotations/_annotations__models.yml":
         ["int_annotations__row_checks", "int_annotations__validated", "int_annotations__accepted_rows"],

@@ -1,7 +1,10 @@
 """The project's layout follows its names, in the spirit of dbt-project-evaluator's structure and
 naming rules: a model's folder is the one its name says, its YAML sits beside it, no folder holds a
 single model, and the layers read downwards. Every model counts, the ones a build switches off too
-(another input_format), read from the manifest the sample build wrote.
+(another input_format), read from the manifest the sample build wrote; the reading rules run again
+on a parse with every source system's models enabled (ALL_TOOLS), where each model reads what it
+reads in a build. Every parent of a model or singular test in a manifest is written in its file (a
+`ref` in a branch of it, or a `-- depends_on:` line), so that a reader sees the lineage dbt shows.
 
 An exception is allowed only when EXCEPTIONS names it and says why; an exception that no longer
 applies fails too, so the list stays true."""
@@ -14,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from kit.builds import PROJECT
+from kit.builds import PROJECT, prepare_project, run_dbt
 
 SCENARIOS_USED = ["sample"]
 
@@ -28,6 +31,17 @@ READS_OTHER_SYSTEMS = {
     "annotation_exports": "the canonical relations validation reads: each unions the staged rows of the "
                           "format input_format names for its family, whatever the source system",
 }
+# (model, parent of another staging folder) -> why the read stays
+CROSS_SYSTEM_READS = {
+    ("stg_phoenix__annotators", "stg_native__annotators"): "Phoenix records annotator kinds, not roles: its "
+        "annotators are the ids the 0005 annotators input does not list",
+    ("stg_langfuse__annotators", "stg_native__annotators"): "likewise for the kinds Langfuse records",
+    ("stg_langfuse__records", "stg_native__records"): "Langfuse adds the runs it records to the rows of the "
+        "0005 records input",
+}
+# vars under which every source system's models are enabled: each family read from another tool
+ALL_TOOLS = {"input_mode": "files", "input_path": "input",
+             "input_format": {"retrieval": "phoenix", "grounding": "langfuse", "generation": "label_studio"}}
 LAYER_PATTERNS = {
     "staging": re.compile(r"models/staging/(?P<folder>[a-z_]+)/(?:base|stg)_(?P=folder)__[a-z_]+\.(?:sql|py)"),
     "intermediate": re.compile(r"models/intermediate/(?P<folder>[a-z_]+)/int_(?P=folder)__[a-z_]+\.sql"),
@@ -54,6 +68,16 @@ def all_models(manifest: dict) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def models(manifest):
     return all_models(manifest)
+
+
+@pytest.fixture(scope="module")
+def tools_manifest(tmp_path_factory):
+    """The manifest of `dbt parse` with every source system's models enabled (ALL_TOOLS)."""
+    root = tmp_path_factory.mktemp("all_tools")
+    project = prepare_project(root, None)
+    result = run_dbt(project, ["parse", "--vars", json.dumps(ALL_TOOLS)], env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return json.loads((project / "target" / "manifest.json").read_text())
 
 
 def _layer(node):
@@ -106,10 +130,26 @@ def reading_problems(models: dict) -> list[str]:
                 wrong.append(f"{node['name']} ({layer}) reads {parent['name']} ({parent_layer})")
             if layer == "staging" and parent_layer == "staging":
                 parent_folder = _folder(parent).split("/")[-1]
-                if parent_folder != folder and folder not in READS_OTHER_SYSTEMS:
+                if (parent_folder != folder and folder not in READS_OTHER_SYSTEMS
+                        and (node["name"], parent["name"]) not in CROSS_SYSTEM_READS):
                     wrong.append(f"{node['name']} reads {parent['name']} of another source system")
                 if parent["name"].startswith("base_") and parent_folder != folder:
                     wrong.append(f"{node['name']} reads {parent['name']}, a base model of another folder")
+    return sorted(wrong)
+
+
+def unwritten_parents(manifest: dict) -> list[str]:
+    """The parents of the manifest's models and singular tests whose name their file does not
+    write in a ref (generic tests are written in the YAML of the model they test)."""
+    wrong = []
+    for node in manifest["nodes"].values():
+        if node["resource_type"] not in ("model", "test") or node.get("test_metadata"):
+            continue
+        for parent_id in node["depends_on"]["nodes"]:
+            name = parent_id.split(".")[-1]
+            if parent_id.split(".")[0] in ("model", "seed", "snapshot") and not re.search(
+                    rf"""ref\(\s*['"]{name}['"]\s*\)""", node.get("raw_code", "")):
+                wrong.append(f"{node['original_file_path']} reads {name} without naming it")
     return sorted(wrong)
 
 
@@ -148,6 +188,23 @@ def test_no_staging_or_intermediate_folder_holds_a_single_model(models):
 
 def test_the_layers_read_downwards_and_staging_reads_its_own_system(models):
     wrong = reading_problems(models)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_with_every_tool_enabled_the_layers_read_downwards(tools_manifest):
+    models = all_models(tools_manifest)
+    enabled = {uid: node for uid, node in models.items() if uid in tools_manifest["nodes"]}
+    assert {"model.ragmart.stg_phoenix__annotations", "model.ragmart.stg_langfuse__annotations",
+            "model.ragmart.stg_label_studio__annotations"} <= set(enabled)
+    wrong = reading_problems(enabled) + folder_problems(models) + yaml_problems(models)
+    assert not wrong, "\n".join(wrong)
+    reads = {(node["name"], parent.split(".")[-1]) for node in enabled.values()
+             for parent in node["depends_on"]["nodes"]}
+    assert set(CROSS_SYSTEM_READS) <= reads, f"exceptions that no longer apply: {set(CROSS_SYSTEM_READS) - reads}"
+
+
+def test_every_parent_is_written_in_the_file_that_reads_it(manifest, tools_manifest):
+    wrong = unwritten_parents(manifest) + unwritten_parents(tools_manifest)
     assert not wrong, "\n".join(wrong)
 
 
