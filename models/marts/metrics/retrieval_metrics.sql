@@ -11,16 +11,10 @@ summary as (
 
 ),
 
-records as (
+run_records as (
 
-    select * from {{ ref('int_records__per_family') }}
-    where task = 'retrieval' and has_human_labels
-
-),
-
-runs as (
-
-    select * from {{ ref('int_metrics__runs') }}
+    select * from {{ ref('int_metrics__run_records') }}
+    where family = 'retrieval'
 
 ),
 
@@ -30,42 +24,28 @@ k_values as (
 
 ),
 
-record_counts as (
-
-    select
-        runs.run_id,
-        count(case when records.is_resolved then 1 end) as n_queries,
-        count(case when not records.is_resolved then 1 end) as n_pending_adjudication
-
-    from runs
-    left join records
-        on runs.run_id = records.run_id
-    group by runs.run_id
-
-),
-
 pivoted as (
 
     select
         {%- for measure in ragmart_metrics('retrieval') %}
         max(case when summary.metric = '{{ measure.metric }}' then summary.value end) as {{ measure.metric }}_at_k,
         {%- endfor %}
-        record_counts.run_id,
+        run_records.run_id,
         k_values.k,
-        record_counts.n_queries,
-        record_counts.n_pending_adjudication
+        run_records.n_resolved as n_queries,
+        run_records.n_pending_adjudication
 
-    from record_counts
+    from run_records
     cross join k_values
     left join summary
         on
-            record_counts.run_id = summary.run_id
+            run_records.run_id = summary.run_id
             and k_values.k = summary.k
     group by
-        record_counts.run_id,
+        run_records.run_id,
         k_values.k,
-        record_counts.n_queries,
-        record_counts.n_pending_adjudication
+        run_records.n_resolved,
+        run_records.n_pending_adjudication
 
 ),
 
