@@ -41,7 +41,7 @@ export RAGMART_HF_DIR = $(value HF_DIR)
 export RAGMART_GOLD_DIR = $(value GOLD_DIR)
 comma := ,
 
-.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures langfuse-fixtures
+.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-quick test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures langfuse-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -58,6 +58,7 @@ help:
 	@echo "make report [REPORT_FILE=file.html]   one self-contained HTML report of ragmart.duckdb's marts, opens offline (default: target/report.html)"
 	@echo "make report-screenshot   docs/report.png, the README's picture of the sample's report (run make build first)"
 	@echo "make test    sqlfluff + ruff beside pytest (the sample's full dbt build with unit tests, every test data set, dbt docs generate), marts proven equal on PostgreSQL (what CI runs)"
+	@echo "make test-quick   while changing a model (about a minute): the sample's full dbt build with its unit tests, and the spec, structure, docs and row-rules checks on DuckDB"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (docs/reading.md, Semantic layer)"
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
@@ -227,6 +228,16 @@ test-engines: $(BIN)/.dev-installed $(BIN)/.postgres-installed $(BIN)/.spark-ins
 # (dev/tests/conftest.py builds every data set once, two at a time per pytest process); lint runs beside pytest.
 test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint pytest LINT_PROCESSES=1
+
+# The checks a change to a model breaks most often, on the sample alone: its full dbt build with
+# every data and unit test, the task spec, the project's structure (with every tool's models
+# enabled), the docs, the row rules, the generic tests, the intervals and the printed metrics;
+# DuckDB only, no browser (docs/testing.md).
+QUICK_TESTS := dev/tests/test_spec.py dev/tests/test_sample.py dev/tests/test_project_structure.py \
+	dev/tests/test_docs.py dev/tests/test_row_rules.py dev/tests/test_generic_tests.py dev/tests/test_intervals.py \
+	dev/tests/test_show_metrics.py
+test-quick: $(BIN)/.dev-installed
+	RAGMART_ENGINES= $(BIN)/python -m pytest $(QUICK_TESTS) -q -n 2 --dist loadfile -m "not browser"
 
 clean:
 	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building.duckdb \

@@ -1,6 +1,8 @@
 {#-
     Every distinct (task, text, text_pair) of the training view over every run, from the resolved
-    units of the three families (docs/rules.md, Training view), conflicting or not. text and
+    units of the three families (docs/rules.md, Training view: retrieval's chunks,
+    int_retrieval__chunk_consensus, and the records of the others, int_records__consensus),
+    conflicting or not. text and
     text_pair are the query (input_query) and the chunk (retrieval), the answer and the context set
     (grounding), the query and the answer (generation), each the unit's accepted HUMAN rows' text,
     trimmed, the smallest in byte order when they differ. A label is the consensus value that
@@ -9,11 +11,20 @@
     and the dataset card count the others.
 -#}
 {%- set labels = ragmart_labels() %}
+{%- set retrieval_labels = ragmart_task_spec('retrieval').labels %}
 with
 
-label_consensus as (
+chunk_consensus as (
 
-    select * from {{ ref('int_annotations__label_consensus') }}
+    select * from {{ ref('int_retrieval__chunk_consensus') }}
+    where is_resolved
+
+),
+
+record_consensus as (
+
+    select * from {{ ref('int_records__consensus') }}
+    where is_resolved
 
 ),
 
@@ -66,31 +77,35 @@ input_texts as (
 
 ),
 
-{# Each unit's consensus labels side by side (null: another family's label). #}
-unit_consensus as (
+{#
+    The resolved units (every label resolved) with their consensus labels side by side: retrieval's
+    chunks and the records of the other tasks; a label of another task is null.
+#}
+units as (
+
+    select
+        'retrieval' as task,
+        record_uuid,
+        chunk_id as unit_chunk_key,
+        {%- for label in labels %}
+        {{ label if label in retrieval_labels else 'cast(null as integer)' }} as {{ label }}
+        {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from chunk_consensus
+
+    union all
 
     select
         task,
         record_uuid,
-        unit_chunk_key,
+        '' as unit_chunk_key,
         {%- for label in labels %}
-        max(case when label = '{{ label }}' then consensus_value end) as {{ label }},
+        {{ 'cast(null as integer)' if label in retrieval_labels else label }} as {{ label }}
+        {%- if not loop.last %},{% endif %}
         {%- endfor %}
-        min(case when is_resolved then 1 else 0 end) = 1 as is_resolved
 
-    from label_consensus
-    group by
-        task,
-        record_uuid,
-        unit_chunk_key
-
-),
-
-{# The resolved units: every label of the unit resolved. #}
-units as (
-
-    select * from unit_consensus
-    where is_resolved
+    from record_consensus
 
 ),
 
@@ -102,8 +117,7 @@ unit_texts as (
         human_rows.record_uuid,
         human_rows.unit_chunk_key,
         {{ ragmart_min_binary(ragmart_clean_text('input_texts.text')) }} as text,
-        {{ ragmart_min_binary(ragmart_clean_text('input_texts.text_pair')) }} as text_pair,
-        min(human_rows.annotator_id) as first_annotator_id
+        {{ ragmart_min_binary(ragmart_clean_text('input_texts.text_pair')) }} as text_pair
 
     from human_rows
     inner join units
@@ -122,27 +136,23 @@ unit_texts as (
 
 ),
 
-{#
-    One row per resolved unit and HUMAN annotator with an accepted row for it (validation keeps
-    one per annotator and unit), with the unit's pair, labels and record; the unit's first row
-    counts the unit: the row of its smallest annotator_id.
--#}
-unit_annotators as (
+{# One row per resolved unit: its pair, labels, record and query key. #}
+unit_rows as (
 
     select
         units.task,
         unit_texts.text,
         unit_texts.text_pair,
         units.record_uuid,
+        units.unit_chunk_key,
         family_records.run_id,
         family_records.language,
         family_records.tier,
         query_keys.query_key,
         {%- for label in labels %}
-        units.{{ label }},
+        units.{{ label }}
+        {%- if not loop.last %},{% endif %}
         {%- endfor %}
-        human_rows.annotator_id,
-        human_rows.annotator_id = unit_texts.first_annotator_id as is_first_row_of_unit
 
     from units
     inner join unit_texts
@@ -158,15 +168,13 @@ unit_annotators as (
         on
             units.task = query_keys.task
             and units.record_uuid = query_keys.record_uuid
-    inner join human_rows
-        on
-            units.task = human_rows.task
-            and units.record_uuid = human_rows.record_uuid
-            and units.unit_chunk_key = human_rows.unit_chunk_key
 
 ),
 
-{# Another family's label is null in every unit: it neither conflicts nor has a value. #}
+{#
+    The pairs, over their units (a label, language or tier is the unit's, whatever its
+    annotators); another family's label is null in every unit: it neither conflicts nor has a value.
+#}
 pairs as (
 
     select
@@ -184,12 +192,11 @@ pairs as (
         case when min(language) = max(language) then min(language) else 'unknown' end as language,
         case when max(case when tier = 'tier_b' then 1 else 0 end) = 1 then 'tier_b' else 'tier_a' end as tier,
         {{ ragmart_min_binary('query_key') }} as query_key,
-        sum(case when is_first_row_of_unit then 1 else 0 end) as n_units,
-        count(distinct annotator_id) as n_annotators,
+        count(*) as n_units,
         {{ ragmart_sorted_set('run_id', ';') }} as run_ids,
         {{ ragmart_sorted_set('record_uuid', ';') }} as record_uuids
 
-    from unit_annotators
+    from unit_rows
     group by
         task,
         text,
@@ -197,26 +204,53 @@ pairs as (
 
 ),
 
+{# The HUMAN annotators, of any role, with an accepted row for any unit of the pair (one each per unit). #}
+pair_annotators as (
+
+    select
+        unit_rows.task,
+        unit_rows.text,
+        unit_rows.text_pair,
+        count(distinct human_rows.annotator_id) as n_annotators
+
+    from unit_rows
+    inner join human_rows
+        on
+            unit_rows.task = human_rows.task
+            and unit_rows.record_uuid = human_rows.record_uuid
+            and unit_rows.unit_chunk_key = human_rows.unit_chunk_key
+    group by
+        unit_rows.task,
+        unit_rows.text,
+        unit_rows.text_pair
+
+),
+
 final as (
 
     select
-        task,
-        text,
-        text_pair,
+        pairs.task,
+        pairs.text,
+        pairs.text_pair,
         {%- for label in labels %}
-        {{ label }},
+        pairs.{{ label }},
         {%- endfor %}
-        has_conflicting_labels,
-        {{ ragmart_training_split('query_key') }} as split,
-        language,
-        tier,
-        query_key,
-        n_units,
-        n_annotators,
-        run_ids,
-        record_uuids
+        pairs.has_conflicting_labels,
+        {{ ragmart_training_split('pairs.query_key') }} as split,
+        pairs.language,
+        pairs.tier,
+        pairs.query_key,
+        pairs.n_units,
+        pair_annotators.n_annotators,
+        pairs.run_ids,
+        pairs.record_uuids
 
     from pairs
+    inner join pair_annotators
+        on
+            pairs.task = pair_annotators.task
+            and pairs.text = pair_annotators.text
+            and pairs.text_pair = pair_annotators.text_pair
 
 )
 
