@@ -32,19 +32,12 @@ input_rows as (
     rejected. Copies share their copy key (the row's unit, annotator and created_at, trimmed,
     blank parts left out, and the raw text of a record that failed to parse; another family's unit
     column is null and so left out), so only the rows whose key another row shares are compared
-    column by column; a row with a key of its own is read where it stands.
+    column by column, read again from the input rows; the narrow rows carry no long text.
 #}
-stacked as (
+keyed as (
 
     select
-        input_name as family,
-        annotation_row_id,
-        source_file,
-        source_row,
-        malformed_record,
-        {%- for column in columns %}
-        {{ column }},
-        {%- endfor %}
+        *,
         concat_ws(
             '|',
             {%- for column in unit_columns + ['annotator_id', 'created_at'] %}
@@ -57,91 +50,25 @@ stacked as (
 
 ),
 
-shared_copy_keys as (
+narrow_rows as (
 
     select
-        family,
-        copy_key
-
-    from stacked
-    group by family, copy_key
-    having count(*) > 1
-
-),
-
-keyed as {{ ragmart_cte_materialized() }}(
-
-    select
-        stacked.*,
-        shared_copy_keys.copy_key is not null as is_key_shared,
-        {# A blank row's key is empty: only the rows with an empty key are checked column by column. #}
-        case
-            when stacked.copy_key = ''
-                then (
-                    stacked.malformed_record is null
-                    {%- for column in columns %}
-                    and {{ ragmart_is_blank('stacked.' ~ column) }}
-                    {%- endfor %}
-                )
-            else false
-        end as is_blank_row
-
-    from stacked
-    left join shared_copy_keys
-        on
-            stacked.family = shared_copy_keys.family
-            and stacked.copy_key = shared_copy_keys.copy_key
-
-),
-
-with_copies as (
-
-    select
-        *,
-        row_number() over (
-            partition by
-                family,
-                {%- for column in columns %}
-                {{ ragmart_clean_text(column) }},
-                {%- endfor %}
-                malformed_record
-            order by {{ ragmart_collate_binary('source_file') }} desc, source_row
-        ) as copy_number,
-        first_value(source_file) over (
-            partition by
-                family,
-                {%- for column in columns %}
-                {{ ragmart_clean_text(column) }},
-                {%- endfor %}
-                malformed_record
-            order by {{ ragmart_collate_binary('source_file') }} desc, source_row
-        ) as read_source_file
-
-    from keyed
-    where is_key_shared
-
-    union all
-
-    select
-        *,
-        1 as copy_number,
-        source_file as read_source_file
-
-    from keyed
-    where not is_key_shared
-
-),
-
-narrowed as (
-
-    select
-        family,
+        input_name as family,
         annotation_row_id,
         source_file,
         source_row,
-        is_blank_row,
-        not is_blank_row and copy_number > 1 as is_repeated_row,
-        read_source_file,
+        copy_key,
+        {# A blank row's key is empty: only the rows with an empty key are checked column by column. #}
+        case
+            when copy_key = ''
+                then (
+                    malformed_record is null
+                    {%- for column in columns %}
+                    and {{ ragmart_is_blank(column) }}
+                    {%- endfor %}
+                )
+            else false
+        end as is_blank_row,
         malformed_record is not null as is_malformed,
         record_uuid,
         annotator_id,
@@ -156,12 +83,106 @@ narrowed as (
         {%- endfor %}
         {%- for text, families in ragmart_required_texts().items() %}
         case
-            when family in ('{{ families | join("', '") }}') then {{ ragmart_is_blank(text) }}
+            when input_name in ('{{ families | join("', '") }}') then {{ ragmart_is_blank(text) }}
         end as is_missing_{{ text }},
         {%- endfor %}
-        case when family = 'retrieval' then input_query else query end as query_text
+        case when input_name = 'retrieval' then input_query else query end as query_text
 
-    from with_copies
+    from keyed
+
+),
+
+shared_copy_keys as (
+
+    select
+        family,
+        copy_key
+
+    from narrow_rows
+    group by family, copy_key
+    having count(*) > 1
+
+),
+
+rows_of_shared_keys as (
+
+    select
+        narrow_rows.family,
+        narrow_rows.annotation_row_id
+
+    from narrow_rows
+    inner join shared_copy_keys
+        on
+            narrow_rows.family = shared_copy_keys.family
+            and narrow_rows.copy_key = shared_copy_keys.copy_key
+
+),
+
+{# Each row of a shared key, numbered among the rows equal to it in every column. #}
+copies as (
+
+    select
+        input_rows.input_name as family,
+        input_rows.annotation_row_id,
+        row_number() over (
+            partition by
+                input_rows.input_name,
+                {%- for column in columns %}
+                {{ ragmart_clean_text('input_rows.' ~ column) }},
+                {%- endfor %}
+                input_rows.malformed_record
+            order by {{ ragmart_collate_binary('input_rows.source_file') }} desc, input_rows.source_row
+        ) as copy_number,
+        first_value(input_rows.source_file) over (
+            partition by
+                input_rows.input_name,
+                {%- for column in columns %}
+                {{ ragmart_clean_text('input_rows.' ~ column) }},
+                {%- endfor %}
+                input_rows.malformed_record
+            order by {{ ragmart_collate_binary('input_rows.source_file') }} desc, input_rows.source_row
+        ) as read_source_file
+
+    from input_rows
+    inner join rows_of_shared_keys
+        on
+            input_rows.input_name = rows_of_shared_keys.family
+            and input_rows.annotation_row_id = rows_of_shared_keys.annotation_row_id
+
+),
+
+narrowed as (
+
+    select
+        narrow_rows.family,
+        narrow_rows.annotation_row_id,
+        narrow_rows.source_file,
+        narrow_rows.source_row,
+        narrow_rows.is_blank_row,
+        not narrow_rows.is_blank_row and coalesce(copies.copy_number, 1) > 1 as is_repeated_row,
+        coalesce(copies.read_source_file, narrow_rows.source_file) as read_source_file,
+        narrow_rows.is_malformed,
+        narrow_rows.record_uuid,
+        narrow_rows.annotator_id,
+        narrow_rows.task,
+        narrow_rows.language,
+        narrow_rows.created_at,
+        narrow_rows.chunk_id,
+        narrow_rows.chunk_rank,
+        narrow_rows.can_answer,
+        {%- for label in ragmart_labels() %}
+        narrow_rows.{{ label }},
+        {%- endfor %}
+        {%- for text in ragmart_required_texts() %}
+        narrow_rows.is_missing_{{ text }},
+        {%- endfor %}
+        narrow_rows.query_text
+
+    from narrow_rows
+    left join copies
+        on
+            narrow_rows.family = copies.family
+            and narrow_rows.annotation_row_id = copies.annotation_row_id
 
 )
 
