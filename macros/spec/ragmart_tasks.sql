@@ -17,18 +17,6 @@
 {%- endmacro %}
 
 {#-
-    The binary label columns of `task` (ragmart_task_spec), `,`-separated in the spec's order, each
-    qualified by `relation` when one is given: `{{ ragmart_label_columns('retrieval', 'units') }},`
-    in a select list.
--#}
-{% macro ragmart_label_columns(task, relation=none) -%}
-    {%- set prefix = relation ~ '.' if relation else '' -%}
-    {%- for label in ragmart_task_spec(task).labels -%}
-        {{ prefix ~ label }}{{ ', ' if not loop.last }}
-    {%- endfor -%}
-{%- endmacro %}
-
-{#-
     The pairs (task, label) of every binary label as literal rows joined by `union all`: the body of
     a CTE that turns one row per unit (every label a column) into one row per unit and label of
     its task, with ragmart_label_value picking the label's column.

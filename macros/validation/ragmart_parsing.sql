@@ -101,16 +101,6 @@
 {%- endmacro %}
 
 {#-
-    The instant a created_at text stands for, as a timestamp in UTC, or null when it does not
-    parse. A zone-less time is UTC; an offset is subtracted. The result does not depend on the
-    session's time zone. In one expression: ragmart_timestamp_from_parts of
-    ragmart_timestamp_parts.
--#}
-{% macro ragmart_parse_timestamp(expression) -%}
-    {{ ragmart_timestamp_from_parts(ragmart_timestamp_parts(expression)) }}
-{%- endmacro %}
-
-{#-
     The pieces of a created_at text that ragmart_timestamp_from_parts reads, matched once: a
     staging model computes them in one CTE and parses them in the next, so that the pattern runs
     once per row where the engine can return every group of one match (DuckDB: a struct of the
