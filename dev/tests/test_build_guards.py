@@ -261,3 +261,92 @@ def test_an_input_read_from_another_relation_stops_the_run(builds, tmp_path, giv
         assert out.returncode == 0 and "retrieval_annotations" in text, text[-3000:]
     else:
         assert out.returncode != 0 and message in text, text[-3000:]
+
+
+# (setting, value given, value the models get, or None; a part of the problem's text, or None)
+SETTINGS_CASES = [
+    ("retrieval_k_values", [5, 1, 3, 5], [1, 3, 5], None),
+    ("retrieval_k_values", [], None, "must be a non-empty list of whole numbers >= 1, got []"),
+    ("retrieval_k_values", "5", None, "must be a non-empty list of whole numbers >= 1, got 5"),
+    ("retrieval_k_values", [1, 2.5], None, "must hold whole numbers >= 1, got 2.5"),
+    ("retrieval_k_values", [True], None, "must hold whole numbers >= 1, got True"),
+    ("accepted_languages", ["de", "hi"], ["de", "hi"], None),
+    ("accepted_languages", "de", None, "must be a list of language codes, got de"),
+    ("constraint_policy", "repair", "repair", None),
+    ("constraint_policy", "fix", None, "must be 'reject' or 'repair', got 'fix'"),
+    ("langfuse_run_field", "null", None, None),
+    ("langfuse_run_field", "version", "version", None),
+    ("langfuse_run_field", "tag", None, "must be 'release', 'version', 'environment' or null, got 'tag'"),
+    ("fail_on_rejected", "True", True, None),
+    ("fail_on_rejected", 0, False, None),
+    ("require_annotators", False, False, None),
+    ("fail_on_unknown_annotators", "y", None, "must be true or false, got y"),
+    ("max_rejected_share", "0.2", 0.2, None),
+    ("max_rejected_share", 1.5, None, "must be a number from 0 to 1 (a share of an export's rows), got 1.5"),
+    ("max_rejected_share", True, None, "must be a number from 0 to 1"),
+    ("max_rejected_share", "nan", None, "must be a number from 0 to 1"),
+    ("max_permutation_rows", -1, None, "must be a number >= 0, got -1"),
+    ("judge_min_kappa", 0.5, 0.5, None),
+    ("gold_uncertainty_threshold", "high", None, "must be a number, got high"),
+    ("score_threshold", None, None, None),
+    ("score_threshold", "0.5", 0.5, None),
+    ("comparison_permutations", "300", 300, None),
+    ("comparison_permutations", 2.5, None, "must be a whole number >= 1 (the permutations of the run comparison), got 2.5"),
+    ("comparison_permutations", 0, None, "must be a whole number >= 1"),
+    ("default_run_id", " v1 ", "v1", None),
+    ("default_run_id", 7, "7", None),
+    ("default_run_id", "", None, "must be a non-empty text (the run of records without a run_id), got ''"),
+    ("baseline_run_id", None, None, None),
+    ("baseline_run_id", [], None, "must be a non-empty text (the run every other run is compared with, or null)"),
+    ("comparison_pairs", [["a", " b "]], [["a", "b"]], None),
+    ("comparison_pairs", [["a"]], None, "pairs of run ids (non-empty texts), got the item ['a']"),
+    ("comparison_pairs", "a,b", None, "must be a list of [baseline, candidate] pairs of run ids, got a,b"),
+    ("allow_empty_exports", ["grounding"], ["grounding"], None),
+    ("allow_empty_exports", ["chunks"], None,
+     "lists 'chunks', which is no export; the exports are retrieval, grounding, generation"),
+    ("label_names", {"relevance": "topically_relevant"}, {"relevance": "topically_relevant"}, None),
+    ("label_names", {"relevance": "relevant"}, None, "maps 'relevance' to 'relevant', which is not a label"),
+    ("label_values", {"yes": 1}, None, "gives 'yes', which is already a boolean spelling"),
+    ("label_values", {"ok": 2}, None, "maps 'ok' to 2; each spelling must map to 1 or 0"),
+    ("label_values", {"chunk": {"a": 1}}, None, "gives a mapping under 'chunk', which is not a label"),
+    ("label_values", [1], None, "must be a mapping of spellings to 1 or 0"),
+    ("training_split_shares", {"train": 0.5, "validation": 0.25, "test": 0.25},
+     {"train": 0.5, "validation": 0.25, "test": 0.25}, None),
+    ("training_split_shares", {"train": 0.9, "validation": 0.2, "test": 0.1}, None, "must add up to 1"),
+    ("training_split_shares", {"train": 1}, None, "must give the shares of train, validation and test"),
+    ("training_split_shares", {"train": 1.2, "validation": 0, "test": 0}, None,
+     "gives train = 1.2; a share is a number from 0 to 1"),
+]
+
+
+def test_every_setting_is_checked_by_its_rule(builds, tmp_path):
+    """ragmart_checked_setting, the check behind every read of a setting, on good and bad values of
+    each kind in one dbt call: the value the models get, or the message after the var's name."""
+    project = builds.get("sample").check().copy(tmp_path)
+    cases = json.dumps([[name, given] for name, given, _, _ in SETTINGS_CASES])
+    inline = ("{%- for case in fromjson('" + cases.replace("'", "\\'") + "') %}"
+              "{%- set checked = ragmart_checked_setting(case[0], case[1]) %}"
+              "CASE {{ tojson([checked.value, checked.problem]) }}\n{% endfor %}")
+    out = run_dbt(project, ["compile", "--quiet", "--inline", inline], env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+    answers = [json.loads(line[len("CASE "):]) for line in out.stdout.splitlines() if line.startswith("CASE ")]
+    assert out.returncode == 0 and len(answers) == len(SETTINGS_CASES), (out.stdout + out.stderr)[-3000:]
+    for (name, given, value, problem), (got_value, got_problem) in zip(SETTINGS_CASES, answers):
+        if problem is None:
+            assert got_problem is None and got_value == value, (name, given, got_value, got_problem)
+        else:
+            assert got_value is None and got_problem and problem in got_problem, (name, given, got_problem)
+
+
+def test_label_values_are_read_per_label(builds, tmp_path):
+    """label_values: the flat spellings apply to every label, a label's own win over them."""
+    project = builds.get("sample").check().copy(tmp_path)
+    given = {"Relevant": 1, "hallucinated": 0, "unsupported_claim_present": {"hallucinated": 1}}
+    inline = ("{%- set checked = ragmart_checked_setting('label_values', fromjson('" + json.dumps(given) + "')) %}"
+              "CASE {{ tojson(checked.value) }}")
+    out = run_dbt(project, ["compile", "--quiet", "--inline", inline], env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+    line = next((x for x in out.stdout.splitlines() if x.startswith("CASE ")), None)
+    assert line, (out.stdout + out.stderr)[-3000:]
+    per_label = json.loads(line[len("CASE "):])
+    assert per_label[""] == {"relevant": 1, "hallucinated": 0}
+    assert per_label["unsupported_claim_present"] == {"relevant": 1, "hallucinated": 1}
+    assert per_label["topically_relevant"] == {"relevant": 1, "hallucinated": 0}

@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 from kit.builds import PROJECT, prepare_project, run_dbt
 
 SCENARIOS_USED = ["sample"]
@@ -241,3 +242,25 @@ def lint_problems(project: Path) -> list[str]:
 
 def test_make_lint_lints_every_tool_folder_with_its_vars():
     assert not lint_problems(PROJECT), lint_problems(PROJECT)
+
+
+def test_the_settings_are_read_through_one_reader():
+    """Every setting (a var with a rule in ragmart_checked_setting) is read by ragmart_setting alone:
+    a model, test or macro that called var() for one would skip its check and its default. A config
+    in YAML (`enabled`, or a value handed to a Python model) cannot call a macro and is the exception."""
+    reader = (PROJECT / "macros/spec/ragmart_settings.sql").read_text(encoding="utf-8")
+    settings = re.findall(r"'([a-z_]+)': \{'kind'", reader)
+    assert len(settings) >= 25, settings
+    declared = yaml.safe_load((PROJECT / "dbt_project.yml").read_text(encoding="utf-8"))["vars"]
+    assert not set(settings) - set(declared), "settings that dbt_project.yml does not declare"
+    readers = []
+    for path in sorted([*PROJECT.glob("models/**/*.sql"), *PROJECT.glob("macros/**/*.sql"),
+                        *PROJECT.glob("tests/**/*.sql"), *PROJECT.glob("models/**/*.yml")]):
+        if path.name == "ragmart_settings.sql":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".yml":
+            text = "\n".join(line for line in text.splitlines() if not re.match(r"\s+[a-z_]+: \"", line))
+        readers += [f"{path.relative_to(PROJECT)}: var('{name}')" for name in settings
+                    if re.search(r"var\(\s*['\"]" + name + r"['\"]", text)]
+    assert not readers, "read ragmart_setting(name) instead:\n" + "\n".join(readers)

@@ -13,8 +13,7 @@
     (scripts/gate.py) is the same check on the published DuckDB file, read-only.
 -#}
 {% macro ragmart_gate() -%}
-    {%- set baseline = var('baseline_run_id', none) -%}
-    {%- set baseline = none if baseline is none or (baseline | string | trim) == '' else (baseline | string | trim) -%}
+    {%- set baseline = ragmart_setting('baseline_run_id') -%}
     {%- set names = var('gate_metrics', []) or [] -%}
     {%- set names = [names] if names is string else names -%}
     {%- set slices = var('gate_slices', ['overall']) or ['overall'] -%}

@@ -9,10 +9,7 @@
 -#}
 
 {% macro ragmart_input_mode() -%}
-    {%- set mode = var('input_mode', 'seeds') -%}
-    {%- if mode not in ['seeds', 'files'] -%}
-        {{ exceptions.raise_compiler_error("ragmart: var 'input_mode' must be 'seeds' or 'files', got '" ~ mode ~ "'") }}
-    {%- endif -%}
+    {%- set mode = ragmart_setting('input_mode') -%}
     {%- if mode == 'files' and target.type != 'duckdb' -%}
         {{ exceptions.raise_compiler_error(
             "ragmart: input_mode 'files' reads files with DuckDB; on " ~ target.type

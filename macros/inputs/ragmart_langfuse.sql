@@ -61,20 +61,3 @@
                    info=true) -%}
     {%- endif -%}
 {%- endmacro %}
-
-{#-
-    The var langfuse_run_field (default `release`): the trace field that names a record's run,
-    `release`, `version` or `environment`, or none (null) for no run from Langfuse. Returns the
-    field's name or none; a compile error names another value.
--#}
-{% macro ragmart_langfuse_run_field() -%}
-    {%- set value = var('langfuse_run_field', 'release') -%}
-    {%- if value is none or (value is string and value | trim | lower in ['', 'none', 'null']) -%}
-        {{ return(none) }}
-    {%- endif -%}
-    {%- if value not in ['release', 'version', 'environment'] -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: var 'langfuse_run_field' must be release, version, environment or null, got '" ~ value ~ "'") }}
-    {%- endif -%}
-    {{ return(value) }}
-{%- endmacro %}

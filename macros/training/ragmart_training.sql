@@ -6,7 +6,7 @@
     every engine does alike.
 -#}
 {% macro ragmart_training_split(key_expression) -%}
-    {%- set shares = ragmart_training_split_shares() -%}
+    {%- set shares = ragmart_setting('training_split_shares') -%}
     {%- set digits -%}
         (
         {%- for i in range(8) %}
@@ -20,33 +20,6 @@
         when {{ digits }} / 4294967296.0 < {{ shares.train + shares.validation }} then 'validation'
         else 'test'
     end
-{%- endmacro %}
-
-{#-
-    The var training_split_shares (default {train: 0.8, validation: 0.1, test: 0.1}): three
-    shares from 0 to 1 that add up to 1, checked.
--#}
-{% macro ragmart_training_split_shares() -%}
-    {%- set given = var('training_split_shares', {'train': 0.8, 'validation': 0.1, 'test': 0.1}) -%}
-    {%- if given is not mapping or (given.keys() | list | sort) != ['test', 'train', 'validation'] -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: var 'training_split_shares' must give the shares of train, validation and test, e.g."
-            ~ " {train: 0.8, validation: 0.1, test: 0.1}; got " ~ given) }}
-    {%- endif -%}
-    {%- set shares = {} -%}
-    {%- for name in ['train', 'validation', 'test'] -%}
-        {%- set value = given[name] | float(-1) -%}
-        {%- if given[name] is boolean or value < 0 or value > 1 -%}
-            {{ exceptions.raise_compiler_error(
-                "ragmart: var 'training_split_shares' gives " ~ name ~ " = " ~ given[name] ~ "; a share is a number from 0 to 1") }}
-        {%- endif -%}
-        {%- do shares.update({name: value}) -%}
-    {%- endfor -%}
-    {%- if ((shares.train + shares.validation + shares.test) - 1) | abs > 1e-9 -%}
-        {{ exceptions.raise_compiler_error(
-            "ragmart: var 'training_split_shares' must add up to 1; got " ~ given) }}
-    {%- endif -%}
-    {{ return(shares) }}
 {%- endmacro %}
 
 {#-

@@ -29,7 +29,7 @@
     {%- set selects = [] -%}
     {%- for task in ragmart_tasks() -%}
         {#- a label without extra spellings reads none: only the boolean spellings give it a value -#}
-        {%- for label in ragmart_spelled_labels(task) if ragmart_label_values(label) -%}
+        {%- for label in ragmart_spelled_labels(task) if ragmart_setting('label_values')[label or ''] -%}
             {%- do selects.append(
                 "select '" ~ label ~ "' as label_name, lower(" ~ ragmart_trim(label ~ '_raw') ~ ") as spelling, "
                 ~ label ~ " as label_value, count(*) as n_rows from " ~ staged

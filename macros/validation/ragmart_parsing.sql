@@ -68,7 +68,7 @@
 -#}
 {% macro ragmart_boolean_spellings(label=none) -%}
     {%- set spellings = [["'false'", "'f'", "'0'", "'no'", "'n'"], ["'true'", "'t'", "'1'", "'yes'", "'y'"]] -%}
-    {%- for spelling, value in ragmart_label_values(label).items() -%}
+    {%- for spelling, value in ragmart_setting('label_values')[label or ''].items() -%}
         {%- do spellings[value].append("'" ~ spelling | replace("'", "''") ~ "'") -%}
     {%- endfor -%}
     {{ return(spellings) }}

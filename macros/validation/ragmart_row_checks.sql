@@ -75,7 +75,7 @@
         {%- if constraint.kind == 'excludes' -%}
             {%- do checks.append({'code': constraint.reason,
                 'condition': constraint.antecedent ~ ' = 1 and ' ~ constraint.consequent ~ ' = 1'}) -%}
-        {%- elif ragmart_constraint_policy() == 'reject' -%}
+        {%- elif ragmart_setting('constraint_policy') == 'reject' -%}
             {%- do checks.append({'code': constraint.reason,
                 'condition': constraint.antecedent ~ ' = 1 and ' ~ constraint.consequent ~ ' = 0'}) -%}
         {%- endif -%}
@@ -89,7 +89,7 @@
 -#}
 {% macro ragmart_repairs(task) -%}
     {%- set repairs = {} -%}
-    {%- if ragmart_constraint_policy() == 'repair' -%}
+    {%- if ragmart_setting('constraint_policy') == 'repair' -%}
         {%- for constraint in ragmart_task_spec(task).constraints if constraint.kind == 'implies' -%}
             {%- do repairs.setdefault(constraint.consequent, []).append(
                 '(' ~ constraint.antecedent ~ ' = 1 and ' ~ constraint.consequent ~ ' = 0)') -%}

@@ -7,7 +7,7 @@
 
 {#- True when a language is given and is not one of the var accepted_languages. -#}
 {% macro ragmart_invalid_language(column) -%}
-    {%- set languages = ragmart_accepted_languages() -%}
+    {%- set languages = ragmart_setting('accepted_languages') -%}
     {%- if languages | length > 0 -%}
         ({{ column }} is not null and {{ column }} not in ('{{ languages | join("', '") }}'))
     {%- else -%}

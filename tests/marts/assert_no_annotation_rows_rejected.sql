@@ -1,4 +1,4 @@
-{{ config(severity=ragmart_rejected_rows_severity(), fail_calc='coalesce(sum(n_rejected_rows), 0)') }}
+{{ config(severity=('error' if ragmart_setting('fail_on_rejected') else 'warn'), fail_calc='coalesce(sum(n_rejected_rows), 0)') }}
 {#-
     Warns (or, with var fail_on_rejected: true, fails) when any export row was rejected: one row
     per task and reason set, with how many rows; the failure count is the number of rejected rows.
@@ -10,7 +10,7 @@
     {%- set counts = ragmart_rejection_counts(row_status, ragmart_status_inputs()) %}
     {%- set n_rejected = counts | sum(attribute='n_rejected') %}
     {%- if n_rejected > 0 %}
-        {%- set failing = ragmart_rejected_rows_severity() == 'error' %}
+        {%- set failing = ragmart_setting('fail_on_rejected') %}
         {%- set message = "ragmart: " ~ ragmart_format_count(n_rejected) ~ " rows rejected"
             ~ (" and the var fail_on_rejected is true" if failing else "")
             ~ " (the rows and their reasons are in rejected_annotations):\n"

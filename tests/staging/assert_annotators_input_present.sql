@@ -5,7 +5,7 @@
     before staging), so it runs early and costs nothing on a large export: counting through the
     staging views would parse every row.
 -#}
-{%- set required = ragmart_require_annotators() -%}
+{%- set required = ragmart_setting('require_annotators') -%}
 {%- set annotators = ref('stg_annotation_exports__annotators') -%}
 {%- set exports = ref('base_annotation_exports__annotations') -%}
 {%- if required and ragmart_guards_active() and load_relation(annotators) is not none -%}

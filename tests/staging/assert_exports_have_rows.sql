@@ -8,7 +8,7 @@
     and every label spelling beyond the boolean ones with the value it got (an inverted
     label_values mapping shows there).
 -#}
-{%- set allowed = ragmart_allow_empty_exports() %}
+{%- set allowed = ragmart_setting('allow_empty_exports') %}
 {%- set export_files = ref('stg_annotation_exports__files') %}
 {%- set staged = ref('stg_annotation_exports__annotations') %}
 {%- if ragmart_guards_active() and load_relation(export_files) is not none %}

@@ -1,4 +1,4 @@
-{{ config(severity=ragmart_unknown_annotators_severity()) }}
+{{ config(severity=('error' if ragmart_setting('fail_on_unknown_annotators') else 'warn')) }}
 {#-
     Warns (or, with the var fail_on_unknown_annotators true, fails) when annotator ids of the
     exports are not in a non-empty annotators input: such rows count as HUMAN annotators, so a
@@ -83,7 +83,7 @@ select * from final
             {%- do lines.append("  " ~ id ~ ": " ~ (by_id[id] | join(', '))
                 ~ ("; did you mean " ~ closest ~ "?" if closest else "")) %}
         {%- endfor %}
-        {%- set failing = ragmart_unknown_annotators_severity() == 'error' %}
+        {%- set failing = ragmart_setting('fail_on_unknown_annotators') %}
         {%- set message = "ragmart: " ~ (ids | length) ~ " annotator id(s) of the exports are not in the annotators"
             ~ " input" ~ (" and the var fail_on_unknown_annotators is true" if failing else "")
             ~ "; their rows count as HUMAN annotators (they vote in the consensus, as no judge or adjudicator):\n"

@@ -5,7 +5,7 @@
     code. It runs after rejected_annotations, so that a failure never skips the quarantine.
 -#}
 -- depends_on: {{ ref('rejected_annotations') }}
-{%- set max_share = ragmart_max_rejected_share() %}
+{%- set max_share = ragmart_setting('max_rejected_share') %}
 {%- set row_status = ref('int_annotations__row_status') %}
 {%- if ragmart_guards_active() %}
     {%- set counts = ragmart_rejection_counts(row_status, ragmart_tasks()) %}

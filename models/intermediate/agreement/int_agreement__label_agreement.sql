@@ -285,7 +285,7 @@ with_uncertainty as (
 
     select
         measured.*,
-        cast({{ ragmart_number_var('agreement_alpha_target', 0.75) }} as {{ ragmart_type_double() }}) as alpha_target,
+        cast({{ ragmart_setting('agreement_alpha_target') }} as {{ ragmart_type_double() }}) as alpha_target,
         standard_errors.krippendorff_alpha_n_replicates as alpha_n_replicates,
         standard_errors.krippendorff_alpha_standard_error as alpha_standard_error,
         standard_errors.gwet_ac1_n_replicates as ac1_n_replicates,
@@ -339,7 +339,7 @@ final as (
         alpha_target,
         case
             when krippendorff_alpha is not null
-                then krippendorff_alpha >= {{ ragmart_number_var('agreement_alpha_target', 0.75) }}
+                then krippendorff_alpha >= {{ ragmart_setting('agreement_alpha_target') }}
         end as meets_target,
         alpha_n_replicates,
         alpha_standard_error,

@@ -92,8 +92,8 @@ final as (
         coalesce(gold_kappas.n_gold_labels, 0) as n_gold_labels,
         gold_kappas.gold_kappa,
         {{ ragmart_judge_weight('gold_kappas.gold_kappa') }} as weight,
-        {{ ragmart_number_var('judge_min_kappa', 0.6) }} as min_kappa,
-        coalesce(gold_kappas.gold_kappa >= {{ ragmart_number_var('judge_min_kappa', 0.6) }}, false)
+        {{ ragmart_setting('judge_min_kappa') }} as min_kappa,
+        coalesce(gold_kappas.gold_kappa >= {{ ragmart_setting('judge_min_kappa') }}, false)
             as is_within_bounds
 
     from judge_tasks

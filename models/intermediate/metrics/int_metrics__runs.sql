@@ -32,7 +32,7 @@ final as (
 
     union all
 
-    select {{ ragmart_default_run_id() }} as run_id
+    select {{ ragmart_text_literal(ragmart_setting('default_run_id')) }} as run_id
     from run_counts
     where n_runs = 0
 

@@ -4,7 +4,14 @@
     A slice row exists when the slice has at least one resolved record in that run. The judges' value of the `label_source` slice is
     computed in metric_values from int_judges__record_values; the human metric marts read this model
     alone, so no judge model is among their ancestors.
+    The slices: `dimension` is the public slice_dimension, `value` the expression that gives slice_value.
 -#}
+{%- set slices = [
+    {'dimension': 'overall', 'value': "'all'"},
+    {'dimension': 'language', 'value': 'language'},
+    {'dimension': 'tier', 'value': 'tier'},
+    {'dimension': 'label_source', 'value': "'human'"},
+] %}
 with
 
 record_values as (
@@ -14,7 +21,7 @@ record_values as (
 ),
 
 sliced as (
-    {%- for slice in ragmart_slices() %}
+    {%- for slice in slices %}
 
     select
         run_id,

@@ -9,6 +9,7 @@
     - resolved: every label of every unit of the human consensus is resolved (null without any
       accepted HUMAN row: such a record has no consensus).
 -#}
+{%- set gold_task_types = ragmart_setting('gold_task_types') %}
 with
 
 accepted_rows as (
@@ -94,10 +95,19 @@ routed as (
         records_input.run_id,
         records_input.query_id,
         records_input.tier as explicit_tier,
-        {{ ragmart_tier_source(
-            'records_input.tier', 'records_input.task_type', 'records_input.model_uncertainty',
-            'records_input.is_adversarial', 'records_input.record_uuid is not null', 'family_records.n_voters') }}
-            as tier_source
+        -- ADR-001 routing (docs/rules.md, "Tier of a record"): the first rule that matches.
+        case
+            when records_input.tier is not null then 'explicit_tier'
+            {%- if gold_task_types | length > 0 %}
+            when records_input.task_type in ('{{ gold_task_types | join("', '") }}') then 'gold_task_type'
+            {%- endif %}
+            when records_input.model_uncertainty >= {{ ragmart_setting('gold_uncertainty_threshold') }}
+                then 'gold_uncertainty'
+            when records_input.is_adversarial = 1 then 'gold_adversarial'
+            when records_input.record_uuid is not null then 'triage_default'
+            when family_records.n_voters >= 2 then 'fallback_dual_voters'
+            else 'fallback_single_voter'
+        end as tier_source
 
     from family_records
     left join records_input
@@ -110,12 +120,17 @@ final as (
     select
         routed.task,
         routed.record_uuid,
-        coalesce(routed.run_id, {{ ragmart_default_run_id() }}) as run_id,
+        coalesce(routed.run_id, {{ ragmart_text_literal(ragmart_setting('default_run_id')) }}) as run_id,
         routed.query_id,
         routed.query_text,
         coalesce(routed.query_id, routed.query_text) as pairing_key,
         routed.language,
-        {{ ragmart_tier_of_source('routed.tier_source', 'routed.explicit_tier') }} as tier,
+        case
+            when routed.tier_source = 'explicit_tier' then routed.explicit_tier
+            when routed.tier_source in ('gold_task_type', 'gold_uncertainty', 'gold_adversarial', 'fallback_dual_voters')
+                then 'tier_b'
+            else 'tier_a'
+        end as tier,
         routed.tier_source,
         routed.n_voters,
         routed.is_in_records,

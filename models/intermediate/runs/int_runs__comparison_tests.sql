@@ -6,7 +6,7 @@
     p-value: the sign-flip permutation test when n_pairs · B ≤ max_permutation_rows, else the
     normal approximation.
 -#}
-{%- set n_permutations = ragmart_comparison_permutations() %}
+{%- set n_permutations = ragmart_setting('comparison_permutations') %}
 with
 
 paired_queries as (
@@ -77,7 +77,7 @@ final as (
     select
         *,
         case
-            when n_pairs * {{ n_permutations }} <= {{ ragmart_max_permutation_rows() }} then 'permutation'
+            when n_pairs * {{ n_permutations }} <= {{ ragmart_setting('max_permutation_rows') }} then 'permutation'
             else 'normal'
         end as p_value_method
 

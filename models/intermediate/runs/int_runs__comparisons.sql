@@ -6,7 +6,8 @@
     var: the default, fine for reading, not for a release decision) or `comparison_pairs` (listed
     there and not already a pair of the baseline).
 -#}
-{%- set listed_pairs = ragmart_comparison_pairs() %}
+{%- set listed_pairs = ragmart_setting('comparison_pairs') %}
+{%- set baseline_run_id = ragmart_setting('baseline_run_id') %}
 with
 
 runs as (
@@ -27,7 +28,7 @@ ordered_runs as (
 
 baseline as (
 
-    select coalesce({{ ragmart_baseline_run_id() }}, run_id) as run_id
+    select coalesce({{ 'null' if baseline_run_id is none else ragmart_text_literal(baseline_run_id) }}, run_id) as run_id
     from ordered_runs
     where run_position = 1
 
@@ -38,7 +39,7 @@ baseline_pairs as (
     select
         baseline.run_id as baseline_run_id,
         runs.run_id as candidate_run_id,
-        {{ "'smallest_run_id'" if ragmart_baseline_run_id() == 'null' else "'baseline_run_id'" }} as baseline_source
+        {{ "'smallest_run_id'" if baseline_run_id is none else "'baseline_run_id'" }} as baseline_source
 
     from runs
     cross join baseline

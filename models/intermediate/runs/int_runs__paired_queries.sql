@@ -153,7 +153,12 @@ directed as (
     select
         *,
         candidate_value - baseline_value as difference,
-        {{ ragmart_higher_is_better('metric') }} as higher_is_better
+        metric not in (
+            {%- for measure in ragmart_metrics() if not measure.higher_is_better %}
+            '{{ measure.metric }}'
+            {%- if not loop.last %},{% endif %}
+            {%- endfor %}
+        ) as higher_is_better
 
     from joined
     where baseline_value is not null or candidate_value is not null

@@ -6,7 +6,7 @@
     1e-12, T the observed sum.
 
     The sums run over one row per pair's key holding the differences of all measures of its
-    family as columns (difference_1 … difference_M, M = ragmart_max_measures_per_family()), so
+    family as columns (difference_1 … difference_M, M the largest number of measures of a family, a retrieval metric counted once per K), so
     that each sign multiplies M differences in one pass: one measure per row (a long join of the
     signs with every measure's differences) is several times slower (docs/benchmarks.md, "Measurements behind the models' shapes").
     The language slices are summed first; the overall sum of a draw is the sum of its languages,
@@ -18,8 +18,13 @@
     signs are computed once per draw and key (ragmart_cte_materialized): PostgreSQL would
     otherwise copy the md5 into each of the M sums of every row.
 -#}
-{%- set n_permutations = ragmart_comparison_permutations() %}
-{%- set n_columns = ragmart_max_measures_per_family() %}
+{%- set n_permutations = ragmart_setting('comparison_permutations') %}
+{%- set per_family = {} %}
+{%- for measure in ragmart_metrics() %}
+{%- set per_measure = (ragmart_setting('retrieval_k_values') | length) if measure.family == 'retrieval' else 1 %}
+{%- do per_family.update({measure.family: per_family.get(measure.family, 0) + per_measure}) %}
+{%- endfor %}
+{%- set n_columns = per_family.values() | max %}
 with
 
 paired_queries as (

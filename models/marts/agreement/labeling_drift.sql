@@ -5,7 +5,7 @@
     A unit belongs to the week of its latest vote. The votes are counted per unit and label in
     int_annotations__label_consensus; a unit's votes on a label disagree when some but not all are 1.
 -#}
-{%- set threshold = ragmart_number_var('drift_disagreement_threshold', 0.12) %}
+{%- set threshold = ragmart_setting('drift_disagreement_threshold') %}
 with
 
 label_consensus as (

@@ -6,7 +6,7 @@
     target: the lowest 95 % lower bound of alpha and the largest probability that a label's alpha
     misses the target (docs/rules.md, Agreement uncertainty).
 -#}
-{%- set gold_share_target = ragmart_number_var('gold_share_target', 0.40) %}
+{%- set gold_share_target = ragmart_setting('gold_share_target') %}
 with
 
 family_records as (
@@ -147,17 +147,17 @@ protocol as (
         counted.n_adjudicated,
         counted.n_pending,
         cast(counted.n_dual_annotated as {{ ragmart_type_double() }}) / counted.n_records as dual_annotation_rate,
-        case when counted.tier = 'tier_a' then {{ ragmart_number_var('spot_check_rate_target', 0.10) }} end
+        case when counted.tier = 'tier_a' then {{ ragmart_setting('spot_check_rate_target') }} end
             as spot_check_rate_target,
         coalesce(alphas.n_labels_with_alpha, 0) as n_labels_with_alpha,
         alphas.min_krippendorff_alpha,
-        {{ ragmart_number_var('agreement_alpha_target', 0.75) }} as alpha_target,
+        {{ ragmart_setting('agreement_alpha_target') }} as alpha_target,
         case
             when alphas.n_labels_with_alpha > 0
                 then alphas.n_labels_meeting_target = alphas.n_labels_with_alpha
         end as meets_alpha_target,
-        (counted.n_records - counted.n_dual_annotated) * {{ ragmart_number_var('single_annotation_cost', 0.16) }}
-        + counted.n_dual_annotated * {{ ragmart_number_var('dual_annotation_cost', 0.40) }} as labeling_cost,
+        (counted.n_records - counted.n_dual_annotated) * {{ ragmart_setting('single_annotation_cost') }}
+        + counted.n_dual_annotated * {{ ragmart_setting('dual_annotation_cost') }} as labeling_cost,
         alphas.min_alpha_ci_lower,
         alphas.max_p_alpha_below_target
 

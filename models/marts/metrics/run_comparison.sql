@@ -35,7 +35,7 @@ tested as (
             when comparison_tests.all_differences_zero then 1.0
             when comparison_tests.p_value_method = 'permutation'
                 then
-                    {{ ragmart_permutation_p_value('permutation_counts.n_extreme', ragmart_comparison_permutations()) }}
+                    {{ ragmart_permutation_p_value('permutation_counts.n_extreme', ragmart_setting('comparison_permutations')) }}
             when comparison_tests.difference_stddev = 0 then 0.0
         end as exact_p_value,
         case
@@ -126,7 +126,7 @@ with_adjusted_tail as (
     select
         *,
         case
-            when n_pairs >= 2 and has_p_value then cast({{ ragmart_comparison_alpha() }} as {{ ragmart_type_double() }}) / (2.0 * n_tests)
+            when n_pairs >= 2 and has_p_value then cast({{ ragmart_setting('comparison_alpha') }} as {{ ragmart_type_double() }}) / (2.0 * n_tests)
         end as adjusted_tail
 
     from adjusted
@@ -217,7 +217,7 @@ bounded as (
             as difference_ci_lower,
         {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 't_quantile', 'upper', clip=false) }}
             as difference_ci_upper,
-        coalesce(p_value_holm < {{ ragmart_comparison_alpha() }}, false) as is_significant,
+        coalesce(p_value_holm < {{ ragmart_setting('comparison_alpha') }}, false) as is_significant,
         {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'lower', clip=false) }}
             as adjusted_ci_lower,
         {{ ragmart_mean_bound('difference', 'difference_stddev', 'n_pairs', 'adjusted_t_quantile', 'upper', clip=false) }}

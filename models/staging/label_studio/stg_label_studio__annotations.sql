@@ -13,7 +13,7 @@
     by id only (the UI's export: the judges are not in it) and names the controls and the
     columns that map to no 0005 column.
 -#}
-{%- set label_names = ragmart_label_names() %}
+{%- set label_names = ragmart_setting('label_names') %}
 {%- set controls = ragmart_labels() + ['can_answer', 'notes'] %}
 {%- set data_columns = ['record_uuid', 'language', 'chunk_id', 'chunk_rank', 'input_query', 'generated_search_query',
                         'doc_id', 'chunk', 'query', 'answer', 'context_set'] %}

@@ -15,8 +15,8 @@
     Session scores (no trace) are no rows. The build log names the files no manifest lists, the
     score names that map to no label, and counts the session scores (ragmart_langfuse_log).
 -#}
-{%- set label_names = ragmart_label_names() %}
-{%- set threshold = ragmart_score_threshold() %}
+{%- set label_names = ragmart_setting('label_names') %}
+{%- set threshold = ragmart_setting('score_threshold') %}
 {#- Langfuse holds no retrieval labels (ragmart_input_formats stops a build that reads retrieval from it). -#}
 {%- set families = ragmart_families_in_format('langfuse') | reject('equalto', 'retrieval') | list %}
 {%- set export = ref('base_langfuse__export') %}

@@ -8,7 +8,7 @@
     joined with ` [SEP] `), where the trace was read (its file and row), and whether it is a
     record (a score of it maps to a label of a family read from Langfuse).
 -#}
-{%- set run_field = ragmart_langfuse_run_field() %}
+{%- set run_field = ragmart_setting('langfuse_run_field') %}
 
 with
 

@@ -8,8 +8,8 @@
     annotations of one annotator for one label of one unit (on several spans of a trace, or a span
     and the trace), the latest counts (`is_latest`).
 -#}
-{%- set label_names = ragmart_label_names() %}
-{%- set threshold = ragmart_score_threshold() %}
+{%- set label_names = ragmart_setting('label_names') %}
+{%- set threshold = ragmart_setting('score_threshold') %}
 {#- The annotation names that map to no label are not read; the build log lists them. -#}
 {%- set export = ref('base_phoenix__export') %}
 {%- if execute and load_relation(export) is not none %}
