@@ -4,7 +4,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 DBT := $(BIN)/dbt
-DBT_ARGS := --project-dir . --profiles-dir profiles
+# The project as an absolute path, as plain `dbt build` in the project sees it: dbt keeps the
+# project's path in its saved parse, so every dbt run here shares one partial parse.
+DBT_ARGS := --project-dir $(CURDIR) --profiles-dir $(CURDIR)/profiles
 export RAGMART_DUCKDB_PATH ?= ragmart.duckdb
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 # Extra vars for dbt, e.g. make build VARS='{constraint_policy: repair}'
@@ -240,7 +242,7 @@ test-quick: $(BIN)/.dev-installed
 	RAGMART_ENGINES= $(BIN)/python -m pytest $(QUICK_TESTS) -q -n 2 --dist loadfile -m "not browser"
 
 clean:
-	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building.duckdb \
+	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building \
 		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb
 
 # Arize Phoenix (requirements-phoenix.txt) in its own venv: dev/fixtures/make_phoenix_fixtures.py starts a

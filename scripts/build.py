@@ -2,7 +2,9 @@
 """Build the ragmart DuckDB database and publish it atomically (used by `make build` and `make build-files`).
 
 The published database is $RAGMART_DUCKDB_PATH (default ragmart.duckdb; a relative path is relative
-to the project root). `dbt build` writes a NEW file beside it, <stem>.building.duckdb. Only when dbt
+to the project root). `dbt build` writes a NEW file in a folder beside it, <stem>.building/ragmart.duckdb:
+dbt runs in that folder with the profile's default relative path, so its profile is the one plain
+`dbt build` in the project sees, and the two share dbt's partial parse. Only when dbt
 exits 0 (and the metrics of the new file print) is the new file moved over the published one with
 os.replace: an atomic rename, so a reader that holds the published file open keeps reading its old
 copy and is never blocked, and nothing opens the published file for writing. When the build fails,
@@ -180,7 +182,8 @@ def absolute_sqlite_url(url: str, relative_to: str | os.PathLike | None = None) 
 
 
 def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
-    """The published database ($RAGMART_DUCKDB_PATH, relative to the project) and its building and failed files."""
+    """The published database ($RAGMART_DUCKDB_PATH, relative to the project), the new file a build writes
+    (in the folder <stem>.building beside it, under the profile's default name) and the failed file."""
     env = os.environ if env is None else env
     published = Path(env.get("RAGMART_DUCKDB_PATH") or DEFAULT_DATABASE).expanduser()
     if not published.is_absolute():
@@ -188,7 +191,7 @@ def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
     published = Path(os.path.abspath(published))
     return Databases(
         published=published,
-        building=published.with_name(f"{published.stem}.building{published.suffix}"),
+        building=published.with_name(f"{published.stem}.building") / DEFAULT_DATABASE,
         failed=published.with_name(f"{published.stem}.failed{published.suffix}"),
     )
 
@@ -253,7 +256,7 @@ def _fail(dbs: Databases, reason: str, code: int, kept_as: str = "the failed bui
         if building_wal.exists():
             os.replace(building_wal, failed_wal)
         kept = dbs.failed
-    _remove(_companions(dbs.building)[1])
+    _remove(dbs.building.parent)
     where = f"{kept_as} {kept}" if kept else "the failed build wrote no database"
     published = (f"the published database {dbs.published} is unchanged" if dbs.published.exists()
                  else f"no database is published at {dbs.published} yet")
@@ -292,14 +295,17 @@ def failure_summary(run_results: Path, since: float, most: int = 10) -> list[str
 def publish(dbs: Databases, command: list[str]) -> int:
     """Run dbt into the building file, print its metrics and move it over the published file; the exit code."""
     dbs.published.parent.mkdir(parents=True, exist_ok=True)
-    for stale in [dbs.building, *_companions(dbs.building), dbs.failed, *_companions(dbs.failed)]:
+    for stale in [dbs.building.parent, dbs.failed, *_companions(dbs.failed)]:
         _remove(stale)
-    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(dbs.building))
+    dbs.building.parent.mkdir()
+    # dbt runs in the building folder with the profile's default path (relative, so the new file lands
+    # there): the profile dbt renders is then the one of a plain `dbt build`, and dbt keeps its parse
+    env = dict(os.environ, RAGMART_DUCKDB_PATH=dbs.building.name)
     env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     print(f"building {dbs.building} (published: {dbs.published})", flush=True)
     started = time.time()
     try:
-        code = subprocess.run(command, cwd=PROJECT, env=env).returncode
+        code = subprocess.run(command, cwd=dbs.building.parent, env=env).returncode
     except KeyboardInterrupt:
         return _fail(dbs, "interrupted", 130)
     if code != 0:
@@ -325,6 +331,7 @@ def publish(dbs: Databases, command: list[str]) -> int:
     # DuckDB refuses to open the new file with it, so it goes first
     _remove(_companions(dbs.published)[0])
     os.replace(dbs.building, dbs.published)
+    _remove(dbs.building.parent)
     print(f"\npublished {dbs.published}")
     return 0
 

@@ -159,7 +159,7 @@ def test_resolve_input_errors_name_the_path(tmp_path):
 def test_databases_beside_the_published_file(tmp_path):
     dbs = build.databases({"RAGMART_DUCKDB_PATH": "out/r.duckdb"}, project=tmp_path)
     assert dbs.published == tmp_path / "out" / "r.duckdb"
-    assert dbs.building == tmp_path / "out" / "r.building.duckdb"
+    assert dbs.building == tmp_path / "out" / "r.building" / "ragmart.duckdb"
     assert dbs.failed == tmp_path / "out" / "r.failed.duckdb"
     assert build.databases({}, project=tmp_path).published == tmp_path / "ragmart.duckdb"
     assert build.databases({"RAGMART_DUCKDB_PATH": "/x/y.duckdb"}, project=tmp_path).failed == Path("/x/y.failed.duckdb")
@@ -219,7 +219,7 @@ def test_make_build_files_publishes_atomically(tmp_path):
     first = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database)
     assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-4000:]
     assert "retrieval_metrics" in first.stdout and f"published {database}" in first.stdout
-    assert database.exists() and not database.with_name("ragmart.building.duckdb").exists()
+    assert database.exists() and not database.with_name("ragmart.building").exists()
     inode = database.stat().st_ino
 
     reader = duckdb.connect(str(database), read_only=True)
@@ -243,3 +243,19 @@ def test_make_build_files_publishes_atomically(tmp_path):
         reader.close()
     with duckdb.connect(str(database), read_only=True) as fresh:
         assert _fingerprint(fresh) == before
+
+
+def test_dbt_runs_with_the_profile_of_a_plain_dbt_build(tmp_path):
+    """dbt runs in the building folder with the profile's own default database path, so the profile it
+    renders is the one of a plain `dbt build` in the project and the two share dbt's partial parse."""
+    profile = (PROJECT / "profiles" / "profiles.yml").read_text(encoding="utf-8")
+    assert "env_var('RAGMART_DUCKDB_PATH', 'ragmart.duckdb')" in profile
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": str(tmp_path / "out" / "prod.duckdb")})
+    seen = tmp_path / "seen.json"
+    fake_dbt = [sys.executable, "-c",
+                "import json, os, pathlib, sys; pathlib.Path(sys.argv[1]).write_text(json.dumps("
+                "[os.getcwd(), os.environ['RAGMART_DUCKDB_PATH']])); sys.exit(3)", str(seen)]
+    code = build.publish(dbs, fake_dbt)
+    cwd, path = json.loads(seen.read_text())
+    assert code == 3 and path == "ragmart.duckdb" and Path(cwd) == tmp_path / "out" / "prod.building"
+    assert not (tmp_path / "out" / "prod.building").exists()   # a failed build leaves no folder behind
