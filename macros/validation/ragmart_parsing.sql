@@ -46,42 +46,24 @@
 {%- endmacro %}
 
 {#-
-    1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null. One
-    `when` per spelling rather than `in (...)`: DuckDB runs an `in` list as a join that it keeps
-    even when a reader of the staging view does not select the label.
+    1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null, and
+    the extra spellings of the setting label_values for `label` (the flat ones,
+    e.g. {relevant: 1}, and the label's own, which win). One `when` per spelling rather than
+    `in (...)`: DuckDB runs an `in` list as a join that it keeps even when a reader of the staging
+    view does not select the label.
 -#}
 {% macro ragmart_parse_boolean(expression, label=none) -%}
-    {%- set spellings = ragmart_boolean_spellings(label) -%}
+    {#- the spellings of 0 and of 1, as quoted SQL literals -#}
+    {%- set spellings = [["'false'", "'f'", "'0'", "'no'", "'n'"], ["'true'", "'t'", "'1'", "'yes'", "'y'"]] -%}
+    {%- for spelling, value in ragmart_setting('label_values')[label or ''].items() -%}
+        {%- do spellings[value].append("'" ~ spelling | replace("'", "''") ~ "'") -%}
+    {%- endfor -%}
     case lower({{ ragmart_trim(expression) }})
         {%- for value in [1, 0] %}
         {%- for spelling in spellings[value] %}
         when {{ spelling }} then {{ value }}
         {%- endfor %}
         {%- endfor %}
-    end
-{%- endmacro %}
-
-{#-
-    The spellings of 0 and of 1, as quoted SQL literals: `false f 0 no n` and `true t 1 yes y`,
-    and the extra spellings of the var label_values for `label` (ragmart_label_values: the flat
-    ones, e.g. {relevant: 1}, and the label's own, which win).
--#}
-{% macro ragmart_boolean_spellings(label=none) -%}
-    {%- set spellings = [["'false'", "'f'", "'0'", "'no'", "'n'"], ["'true'", "'t'", "'1'", "'yes'", "'y'"]] -%}
-    {%- for spelling, value in ragmart_setting('label_values')[label or ''].items() -%}
-        {%- do spellings[value].append("'" ~ spelling | replace("'", "''") ~ "'") -%}
-    {%- endfor -%}
-    {{ return(spellings) }}
-{%- endmacro %}
-
-{#-
-    A chunk rank: digits only after trimming, optionally followed by a fraction of zeros (`3.0`,
-    `3.00`: pandas writes ranks that way), and at least 1, else null.
--#}
-{% macro ragmart_parse_rank(expression) -%}
-    case
-        when {{ ragmart_regex_full_match(ragmart_trim(expression), '[0-9]+([.]0+)?') }}
-            then nullif({{ ragmart_try_cast(ragmart_regexp_extract(ragmart_trim(expression), '^([0-9]+)', 1), dbt.type_bigint()) }}, 0)
     end
 {%- endmacro %}
 
@@ -196,13 +178,5 @@
     case
         when {{ matched }} and {{ local_date }} not like '0000-%'
             then {{ ragmart_add_minutes(local_timestamp, '-1 * ' ~ offset_in_minutes) }}
-    end
-{%- endmacro %}
-
-{#- A decimal number (optional sign, digits with an optional fraction) after trimming, else null. -#}
-{% macro ragmart_parse_decimal(expression) -%}
-    case
-        when {{ ragmart_regex_full_match(ragmart_trim(expression), '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)') }}
-            then cast({{ ragmart_trim(expression) }} as {{ ragmart_type_double() }})
     end
 {%- endmacro %}

@@ -114,37 +114,3 @@
     {%- endfor -%}
     {{ return(lines | join('\n')) }}
 {%- endmacro %}
-
-{#-
-    The Levenshtein distance of two texts (insertions, deletions and substitutions of one
-    character), for the build messages that suggest a listed annotator id for an unlisted one.
--#}
-{% macro ragmart_edit_distance(a, b) -%}
-    {%- set state = namespace(previous=range(b | length + 1) | list) -%}
-    {%- for i in range(1, a | length + 1) -%}
-        {%- set current = [i] -%}
-        {%- for j in range(1, b | length + 1) -%}
-            {%- set cost = 0 if a[i - 1] == b[j - 1] else 1 -%}
-            {%- do current.append([state.previous[j] + 1, current[j - 1] + 1, state.previous[j - 1] + cost] | min) -%}
-        {%- endfor -%}
-        {%- set state.previous = current -%}
-    {%- endfor -%}
-    {{ return(state.previous[-1]) }}
-{%- endmacro %}
-
-{#-
-    The listed id closest to `id` (compared lower-cased) when it is close: at most 2 edits, or a
-    third of the longer id's length (a typo, a case slip, a character mis-decoded); else none.
--#}
-{% macro ragmart_closest_id(id, listed) -%}
-    {%- set best = namespace(id=none, distance=none) -%}
-    {%- for candidate in listed -%}
-        {%- set distance = ragmart_edit_distance(id | lower, candidate | lower) -%}
-        {%- set limit = [2, ([id | length, candidate | length] | max) // 3] | max -%}
-        {%- if distance <= limit and (best.distance is none or distance < best.distance) -%}
-            {%- set best.id = candidate -%}
-            {%- set best.distance = distance -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {{ return(best.id) }}
-{%- endmacro %}

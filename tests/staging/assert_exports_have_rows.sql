@@ -12,9 +12,36 @@
 {%- set export_files = ref('stg_annotation_exports__files') %}
 {%- set staged = ref('stg_annotation_exports__annotations') %}
 {%- if ragmart_guards_active() and load_relation(export_files) is not none %}
-    {%- for line in ragmart_mapped_spellings(staged) %}
-        {%- do log("ragmart: label values read beyond the boolean spellings (var label_values): " ~ line, info=true) %}
+    {#-
+        The spellings read beyond the boolean ones that became a value (through the var
+        label_values), one line per label: `unsupported_claim_present: hallucinated → 1 (111 rows),
+        factual → 0 (95 rows)`, over the distinct rows of the staged exports (where a label is null
+        outside its task), for the labels that label_values gives extra spellings (no query when it
+        gives none).
+    #}
+    {%- set selects = [] %}
+    {%- for task in ragmart_tasks() %}
+        {#- a label without extra spellings reads none: only the boolean spellings give it a value #}
+        {%- for label in ragmart_spelled_labels(task) if ragmart_setting('label_values')[label or ''] -%}
+            {%- do selects.append(
+                "select '" ~ label ~ "' as label_name, lower(" ~ ragmart_trim(label ~ '_raw') ~ ") as spelling, "
+                ~ label ~ " as label_value, count(*) as n_rows from " ~ staged
+                ~ " where " ~ label ~ " is not null and lower(" ~ ragmart_trim(label ~ '_raw') ~ ") not in "
+                ~ "('true', 't', '1', 'yes', 'y', 'false', 'f', '0', 'no', 'n') group by lower("
+                ~ ragmart_trim(label ~ '_raw') ~ "), " ~ label) -%}
+        {%- endfor -%}
     {%- endfor %}
+    {%- if selects %}
+        {%- set by_label = {} %}
+        {%- for row in run_query(selects | join(' union all ') ~ ' order by 1, 4 desc, 2').rows %}
+            {%- do by_label.update({row[0]: by_label.get(row[0], []) + [row[1] ~ ' → ' ~ row[2] ~ ' ('
+                ~ ragmart_format_count(row[3]) ~ ' rows)']}) %}
+        {%- endfor %}
+        {%- for label, parts in by_label.items() %}
+            {%- do log("ragmart: label values read beyond the boolean spellings (var label_values): "
+                ~ label ~ ': ' ~ (parts | join(', ')), info=true) %}
+        {%- endfor %}
+    {%- endif %}
     {%- set files = run_query(
         "select task, source_file, n_rows_read, n_blank, n_repeated, n_repeating_other_files from "
         ~ export_files ~ " order by task, source_file").rows %}

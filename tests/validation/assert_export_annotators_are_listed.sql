@@ -79,9 +79,33 @@ select * from final
         {%- endfor %}
         {%- set lines = [] %}
         {%- for id in ids[:50] %}
-            {%- set closest = ragmart_closest_id(id, listed) %}
+            {#-
+                The listed id closest to `id` (compared lower-cased) when it is close: at most 2
+                edits, or a third of the longer id's length (a typo, a case slip, a character
+                mis-decoded). The edits are the Levenshtein distance (insertions, deletions and
+                substitutions of one character), computed row by row.
+            #}
+            {%- set closest = namespace(id=none, distance=none) %}
+            {%- for candidate in listed %}
+                {%- set a, b = id | lower, candidate | lower %}
+                {%- set state = namespace(previous=range(b | length + 1) | list) %}
+                {%- for i in range(1, a | length + 1) %}
+                    {%- set current = [i] %}
+                    {%- for j in range(1, b | length + 1) %}
+                        {%- set cost = 0 if a[i - 1] == b[j - 1] else 1 %}
+                        {%- do current.append([state.previous[j] + 1, current[j - 1] + 1, state.previous[j - 1] + cost] | min) %}
+                    {%- endfor %}
+                    {%- set state.previous = current %}
+                {%- endfor %}
+                {%- set distance = state.previous[-1] %}
+                {%- set limit = [2, ([id | length, candidate | length] | max) // 3] | max %}
+                {%- if distance <= limit and (closest.distance is none or distance < closest.distance) %}
+                    {%- set closest.id = candidate %}
+                    {%- set closest.distance = distance %}
+                {%- endif %}
+            {%- endfor %}
             {%- do lines.append("  " ~ id ~ ": " ~ (by_id[id] | join(', '))
-                ~ ("; did you mean " ~ closest ~ "?" if closest else "")) %}
+                ~ ("; did you mean " ~ closest.id ~ "?" if closest.id else "")) %}
         {%- endfor %}
         {%- set failing = ragmart_setting('fail_on_unknown_annotators') %}
         {%- set message = "ragmart: " ~ (ids | length) ~ " annotator id(s) of the exports are not in the annotators"

@@ -48,7 +48,11 @@ with_submission as (
         was_repaired,
         row_reasons,
         coalesce(chunk_id, '') as chunk_key,
-        {{ ragmart_reason_count('row_reasons') }} as n_row_reasons,
+        {#- how many `;`-separated reason codes row_reasons holds (0 for null) #}
+        case
+            when row_reasons is null then 0
+            else length(row_reasons) - length(replace(row_reasons, ';', '')) + 1
+        end as n_row_reasons,
         (
             record_uuid is not null
             and annotator_id is not null

@@ -5,7 +5,19 @@
     rejected row counts as absent from the seed: its record falls back to the default run and its
     query text (int_records__per_family).
 -#}
-{%- set checks = ragmart_records_row_checks() %}
+{#-
+    The row checks of the records seed (ADR-001 routing inputs), sorted by code: missing
+    record_uuid, a model_uncertainty that is not a decimal, an is_adversarial that is not a boolean
+    spelling, a tier other than tier_a / tier_b.
+-#}
+{%- set checks = [
+    {'code': 'missing:record_uuid', 'condition': 'record_uuid is null'},
+    {'code': 'invalid_decimal:model_uncertainty',
+     'condition': 'not ' ~ ragmart_is_blank('model_uncertainty_raw') ~ ' and model_uncertainty is null'},
+    {'code': 'invalid_boolean:is_adversarial',
+     'condition': 'not ' ~ ragmart_is_blank('is_adversarial_raw') ~ ' and is_adversarial is null'},
+    {'code': 'invalid_tier', 'condition': "tier is not null and tier not in ('tier_a', 'tier_b')"},
+] | sort(attribute='code') %}
 with
 
 staged as (
@@ -26,7 +38,12 @@ checked as (
         run_id,
         query_id,
         {{ ragmart_reasons_expression(checks) }} as row_reasons,
-        {{ ragmart_reason_count_expression(checks) }} as n_row_reasons,
+        {#- how many checks the row fails (1 for a malformed record) #}
+        case when is_malformed then 1 else (
+            {%- for check in checks %}
+            case when {{ check.condition }} then 1 else 0 end{% if not loop.last %} +{% endif %}
+            {%- endfor %}
+        ) end as n_row_reasons,
         {{ dbt.concat([
             "coalesce(task_type, '-')", "'|'",
             "coalesce(cast(model_uncertainty as " ~ dbt.type_string() ~ "), '-')", "'|'",

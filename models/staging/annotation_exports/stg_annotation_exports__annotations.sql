@@ -48,7 +48,13 @@ renamed as (
         {%- endfor %}
         {{ ragmart_clean_text('chunk_id') }} as chunk_id,
         chunk_rank as chunk_rank_raw,
-        {{ ragmart_parse_rank('chunk_rank') }} as chunk_rank,
+        {#- a rank: digits only after trimming, optionally with a fraction of zeros (`3.0`: pandas writes
+            ranks that way), and at least 1, else null #}
+        case
+            when {{ ragmart_regex_full_match(ragmart_trim('chunk_rank'), '[0-9]+([.]0+)?') }}
+                then nullif({{ ragmart_try_cast(ragmart_regexp_extract(ragmart_trim('chunk_rank'), '^([0-9]+)', 1),
+                                                dbt.type_bigint()) }}, 0)
+        end as chunk_rank,
         can_answer as can_answer_raw,
         {{ ragmart_parse_boolean('can_answer', 'can_answer') }} as can_answer
 

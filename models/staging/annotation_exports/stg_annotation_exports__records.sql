@@ -23,7 +23,11 @@ renamed as (
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         task_type,
         model_uncertainty as model_uncertainty_raw,
-        {{ ragmart_parse_decimal('model_uncertainty') }} as model_uncertainty,
+        {#- a decimal number (optional sign, digits with an optional fraction) after trimming, else null #}
+        case
+            when {{ ragmart_regex_full_match(ragmart_trim('model_uncertainty'), '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)') }}
+                then cast({{ ragmart_trim('model_uncertainty') }} as {{ ragmart_type_double() }})
+        end as model_uncertainty,
         is_adversarial as is_adversarial_raw,
         {{ ragmart_parse_boolean('is_adversarial') }} as is_adversarial,
         tier as tier_raw,
