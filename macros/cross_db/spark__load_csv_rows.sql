@@ -17,7 +17,9 @@
                 {%- set source_row = first_row + loop.index -%}
                 ({%- for col_name in agate_table.column_names -%}
                     {%- set type = column_override.get(col_name, adapter.convert_type(agate_table, loop.index0)) -%}
-                    cast({{ ragmart_spark_literal(row[loop.index0]) }} as {{ type }}),
+                    {%- set value = row[loop.index0] -%}
+                    {#- the value as a Spark SQL literal: null, or a quoted text with \ and ' escaped -#}
+                    cast({% if value is none %}null{% else %}'{{ value | string | replace("\\", "\\\\") | replace("'", "\\'") }}'{% endif %} as {{ type }}),
                 {% endfor -%}
                 cast({{ source_row }} as bigint))
                 {%- if not loop.last %},{% endif %}
@@ -30,12 +32,3 @@
     {%- endfor -%}
     {{ return(statements[0] if statements else '') }}
 {% endmacro %}
-
-{#- A seed value as a Spark SQL literal: null, or a quoted text with \ and ' escaped. -#}
-{% macro ragmart_spark_literal(value) -%}
-    {%- if value is none -%}
-        null
-    {%- else -%}
-        '{{ value | string | replace("\\", "\\\\") | replace("'", "\\'") }}'
-    {%- endif -%}
-{%- endmacro %}

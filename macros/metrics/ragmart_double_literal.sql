@@ -9,16 +9,17 @@
     {{ return(adapter.dispatch('ragmart_double_literal', 'ragmart')(value)) }}
 {%- endmacro %}
 
+{#-
+    The literal is the number's shortest round-trip decimal with an exponent (`2.5e0`, `1e-05`).
+    Each engine's macro takes the number itself: ragmart_student_t_975 dispatches once and calls
+    the engine's macro for each of the hundred values of its table.
+-#}
 {% macro default__ragmart_double_literal(value) -%}
-    cast({{ ragmart_exponent_literal(value) }} as {{ ragmart_type_double() }})
+    {%- set text = value | string -%}
+    cast({{ text if ('e' in text or 'E' in text) else text ~ 'e0' }} as {{ ragmart_type_double() }})
 {%- endmacro %}
 
 {% macro duckdb__ragmart_double_literal(value) -%}
-    {{ ragmart_exponent_literal(value) }}
-{%- endmacro %}
-
-{#- The number's shortest round-trip decimal with an exponent (`2.5e0`, `1e-05`). -#}
-{% macro ragmart_exponent_literal(value) -%}
     {%- set text = value | string -%}
     {{ text if ('e' in text or 'E' in text) else text ~ 'e0' }}
 {%- endmacro %}

@@ -24,7 +24,12 @@
         scored.reciprocal_rank,
         scored.dcg,
         scored.idcg,
-        {{ ragmart_ndcg('scored.dcg', 'scored.idcg') }} as ndcg
+        {#-
+            NDCG@K = DCG / IDCG, and 0 when IDCG is 0 (docs/rules.md, Measures). DCG never exceeds
+            IDCG; the cap at 1 only absorbs floating-point rounding when both are sums of the same
+            terms in another order.
+        #}
+        case when scored.idcg > 0 then least(scored.dcg / scored.idcg, 1.0) else 0.0 end as ndcg
 
     from (
 
@@ -33,16 +38,28 @@
             ranked_chunks.{{ column }},
             {%- endfor %}
             k_values.k,
-            {{ ragmart_rate_at_k('ranked_chunks.topically_relevant', 'ranked_chunks.chunk_rank', 'k_values.k') }}
-                as topical_precision,
-            {{ ragmart_hit_at_k('ranked_chunks.evidence_sufficient', 'ranked_chunks.chunk_rank', 'k_values.k') }}
+            {#-
+                Topical Precision@K, Sufficiency Rate@K and Misleading Context Rate@K: the share of
+                the K top ranks whose chunk carries the label, over K (a missing rank counts as 0)
+            #}
+            {%- for label, rate in [
+                ('topically_relevant', 'topical_precision'),
+                ('evidence_sufficient', 'sufficiency_rate'),
+                ('misleading', 'misleading_context_rate'),
+            ] %}
+            cast(sum(case when ranked_chunks.chunk_rank <= k_values.k then ranked_chunks.{{ label }} else 0 end)
+                as {{ ragmart_type_double() }}) / k_values.k as {{ rate }},
+            {%- endfor %}
+            {#- Sufficiency Hit@K: 1 if a chunk ranked within K is evidence-sufficient, else 0 #}
+            max(case when ranked_chunks.chunk_rank <= k_values.k and ranked_chunks.evidence_sufficient = 1 then 1 else 0 end)
                 as sufficiency_hit,
-            {{ ragmart_rate_at_k('ranked_chunks.evidence_sufficient', 'ranked_chunks.chunk_rank', 'k_values.k') }}
-                as sufficiency_rate,
-            {{ ragmart_rate_at_k('ranked_chunks.misleading', 'ranked_chunks.chunk_rank', 'k_values.k') }}
-                as misleading_context_rate,
-            {{ ragmart_reciprocal_rank_at_k('ranked_chunks.topically_relevant', 'ranked_chunks.chunk_rank', 'k_values.k') }}
-                as reciprocal_rank,
+            {#- the reciprocal rank at K (MRR@K): 1 / the rank of the first topically relevant chunk within K, 0 when none #}
+            coalesce(max(
+                case
+                    when ranked_chunks.chunk_rank <= k_values.k and ranked_chunks.topically_relevant = 1
+                        then 1 / cast(ranked_chunks.chunk_rank as {{ ragmart_type_double() }})
+                end
+            ), 0) as reciprocal_rank,
             {{ ragmart_dcg_at_k('ranked_chunks.relevance_grade', 'ranked_chunks.chunk_rank', 'k_values.k') }}
                 as dcg,
             {{ ragmart_dcg_at_k('ranked_chunks.relevance_grade', 'ranked_chunks.ideal_rank', 'k_values.k') }}
@@ -52,7 +69,8 @@
 
             select
                 chunks.*,
-                {{ ragmart_ideal_rank('chunks.relevance_grade', 'chunks.' ~ (record_key | join(', chunks.'))) }}
+                {#- the chunk's rank in its record's chunks re-ordered by grade descending: the ideal ranking of IDCG@K #}
+                row_number() over (partition by chunks.{{ record_key | join(', chunks.') }} order by chunks.relevance_grade desc)
                     as ideal_rank
 
             from {{ chunks }} as chunks
@@ -121,18 +139,37 @@
         with_quantile.value,
         with_quantile.n_units,
         with_quantile.n_records,
+        {#-
+            ci_lower and ci_upper. The Wilson score interval of the proportion p (value) of n records
+            (n_units), z = 1.96: (p + z²/2n ∓ z·√(p(1 − p)/n + z²/4n²)) / (1 + z²/n), null when
+            n = 0. It always contains the estimate and lies in [0, 1]; the clamps only absorb
+            floating-point rounding (e.g. a lower bound of 3e-18 instead of 0 when the estimate is 0).
+        #}
+        {%- set z = 1.96 %}
+        {%- for side in ['lower', 'upper'] %}
+        {%- set wilson -%}
+            (
+                with_quantile.value + {{ z * z }} / (2.0 * with_quantile.n_units)
+                {{ '-' if side == 'lower' else '+' }} {{ z }} * sqrt(
+                    with_quantile.value * (1 - with_quantile.value) / with_quantile.n_units
+                    + {{ z * z }} / (4.0 * with_quantile.n_units * with_quantile.n_units)
+                )
+            ) / (1 + {{ z * z }} / with_quantile.n_units)
+        {%- endset %}
         case
             when with_quantile.interval_method = 'wilson' or with_quantile.has_equal_values
-                then {{ ragmart_wilson_bound('with_quantile.value', 'with_quantile.n_units', 'lower') }}
+                then case
+                    when with_quantile.n_units > 0 then
+                        {% if side == 'lower' -%}
+                        greatest(0.0, least(with_quantile.value, {{ wilson }}))
+                        {%- else -%}
+                        least(1.0, greatest(with_quantile.value, {{ wilson }}))
+                        {%- endif %}
+                end
             else {{ ragmart_mean_bound('with_quantile.value', 'with_quantile.value_stddev', 'with_quantile.n_units',
-                                       'with_quantile.t_quantile', 'lower') }}
-        end as ci_lower,
-        case
-            when with_quantile.interval_method = 'wilson' or with_quantile.has_equal_values
-                then {{ ragmart_wilson_bound('with_quantile.value', 'with_quantile.n_units', 'upper') }}
-            else {{ ragmart_mean_bound('with_quantile.value', 'with_quantile.value_stddev', 'with_quantile.n_units',
-                                       'with_quantile.t_quantile', 'upper') }}
-        end as ci_upper
+                                       'with_quantile.t_quantile', side) }}
+        end as ci_{{ side }}{%- if not loop.last %},{% endif %}
+        {%- endfor %}
 
     from (
 

@@ -1,7 +1,8 @@
 {#-
     Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
-    two or more votes (docs/rules.md, Agreement and tiers), by the formulas of
-    macros/metrics/ragmart_agreement.sql, with the 95 % intervals of alpha and AC1 from their
+    two or more votes (docs/rules.md, Agreement and tiers): Krippendorff's alpha by the formulas
+    of macros/metrics/ragmart_agreement.sql, the observed agreement and Gwet's AC1 written out
+    here, each once for the estimate and its jackknife replicates, with the 95 % intervals of alpha and AC1 from their
     record-clustered jackknife standard errors, and p_alpha_below_target (docs/rules.md, Agreement
     uncertainty). A tier row exists when the tier has at least one such unit. Read by the marts
     annotator_agreement and labeling_protocol.
@@ -120,8 +121,17 @@ record_label_sums as (
         sum(case when n_votes >= 2 then 1 else 0 end) as n_units,
         sum(case when n_votes >= 2 then n_votes else 0 end) as n_values,
         sum(case when n_votes >= 2 then n_positive_votes else 0 end) as n_positive_values,
-        coalesce(sum({{ ragmart_unit_observed_agreement('n_positive_votes', 'n_votes') }}), 0)
-            as observed_agreement_sum,
+        {#- a unit's observed agreement: Σ_c n_uc(n_uc − 1) / (m_u(m_u − 1)), null below two votes #}
+        coalesce(sum(
+            case
+                when n_votes >= 2 then
+                    cast(
+                        n_positive_votes * (n_positive_votes - 1)
+                        + (n_votes - n_positive_votes) * (n_votes - n_positive_votes - 1)
+                        as {{ ragmart_type_double() }}
+                    ) / (n_votes * (n_votes - 1))
+            end
+        ), 0) as observed_agreement_sum,
         coalesce(sum({{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }}), 0) as disagreement_sum,
         count(*) as n_voted_units,
         sum(cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes) as positive_share_sum
@@ -226,6 +236,79 @@ left_out as (
 
 ),
 
+{#
+    The inputs of the statistics: the totals, for the estimate, and for each left-out record the
+    totals minus its sums, for its jackknife replicate. One formula measures both.
+#}
+statistic_inputs as (
+
+    select
+        task,
+        label,
+        tier,
+        record_uuid,
+        false as is_estimate,
+        n_units,
+        n_values,
+        n_positive_values,
+        observed_agreement_sum,
+        disagreement_sum,
+        n_voted_units,
+        positive_share_sum
+
+    from left_out
+
+    union all
+
+    select
+        task,
+        label,
+        tier,
+        cast(null as {{ dbt.type_string() }}) as record_uuid,
+        true as is_estimate,
+        n_units,
+        n_values,
+        n_positive_values,
+        observed_agreement_sum,
+        disagreement_sum,
+        n_voted_units,
+        positive_share_sum
+
+    from totals
+
+),
+
+statistics as (
+
+    select
+        task,
+        label,
+        tier,
+        record_uuid,
+        is_estimate,
+        case
+            when n_units > 0
+                then {{ ragmart_krippendorff_alpha('n_values', 'n_positive_values', 'disagreement_sum') }}
+        end as krippendorff_alpha,
+        {#-
+            Gwet's AC1 for two categories: (p_a − p_e) / (1 − p_e), p_e = Σ_c π_c (1 − π_c) =
+            2 π_1 (1 − π_1), with p_a the mean observed agreement of the units with two or more
+            votes and π_1 the mean share of 1-votes over the units with at least one vote
+        #}
+        case
+            when n_units > 0
+                then
+                    (
+                        observed_agreement_sum / n_units
+                        - 2 * positive_share_sum / n_voted_units * (1 - positive_share_sum / n_voted_units)
+                    )
+                    / (1 - 2 * positive_share_sum / n_voted_units * (1 - positive_share_sum / n_voted_units))
+        end as gwet_ac1
+
+    from statistic_inputs
+
+),
+
 replicates as (
 
     select
@@ -233,19 +316,11 @@ replicates as (
         label,
         tier,
         record_uuid,
-        case
-            when n_units > 0
-                then {{ ragmart_krippendorff_alpha('n_values', 'n_positive_values', 'disagreement_sum') }}
-        end as krippendorff_alpha,
-        case
-            when n_units > 0
-                then {{ ragmart_gwet_ac1(
-                    'observed_agreement_sum / n_units',
-                    'positive_share_sum / n_voted_units'
-                ) }}
-        end as gwet_ac1
+        krippendorff_alpha,
+        gwet_ac1
 
-    from left_out
+    from statistics
+    where not is_estimate
 
 ),
 
@@ -265,12 +340,8 @@ measured as (
         voters.n_annotators,
         totals.n_values as n_pairable_values,
         totals.observed_agreement_sum / totals.n_units as observed_agreement,
-        {{ ragmart_krippendorff_alpha('totals.n_values', 'totals.n_positive_values', 'totals.disagreement_sum') }}
-            as krippendorff_alpha,
-        {{ ragmart_gwet_ac1(
-            'totals.observed_agreement_sum / totals.n_units',
-            'totals.positive_share_sum / totals.n_voted_units'
-        ) }} as gwet_ac1,
+        estimates.krippendorff_alpha,
+        estimates.gwet_ac1,
         cast(totals.n_positive_values as {{ ragmart_type_double() }}) / totals.n_values as prevalence
 
     from totals
@@ -278,6 +349,12 @@ measured as (
         on
             totals.task = voters.task
             and totals.tier = voters.tier
+    inner join statistics as estimates
+        on
+            totals.task = estimates.task
+            and totals.label = estimates.label
+            and totals.tier = estimates.tier
+            and estimates.is_estimate
 
 ),
 

@@ -166,8 +166,10 @@ measured as (
         cast(tp + tn as {{ ragmart_type_double() }}) / n_units as accuracy,
         cast(tp + fp as {{ ragmart_type_double() }}) / n_units as judge_prevalence,
         cast(tp + fn as {{ ragmart_type_double() }}) / n_units as human_prevalence,
-        {{ ragmart_precision('tp', 'fp') }} as precision_value,
-        {{ ragmart_recall('tp', 'fn') }} as recall_value
+        {#- precision tp / (tp + fp), null when the judge never says 1 #}
+        case when tp + fp > 0 then cast(tp as {{ ragmart_type_double() }}) / (tp + fp) end as precision_value,
+        {#- recall tp / (tp + fn), null when the consensus is never 1 #}
+        case when tp + fn > 0 then cast(tp as {{ ragmart_type_double() }}) / (tp + fn) end as recall_value
 
     from counted
 
@@ -223,7 +225,11 @@ final as (
             as kappa_ci_upper,
         precision_value,
         recall_value,
-        {{ ragmart_f1('precision_value', 'recall_value') }} as f1,
+        {#- F1 2pr / (p + r), null when precision or recall is null or both are 0 #}
+        case
+            when precision_value + recall_value > 0
+                then 2 * precision_value * recall_value / (precision_value + recall_value)
+        end as f1,
         human_prevalence,
         judge_prevalence,
         {{ ragmart_krippendorff_alpha('n_human_values', 'n_positive_human_values', 'human_disagreement') }}

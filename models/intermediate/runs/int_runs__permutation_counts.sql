@@ -1,9 +1,9 @@
 {#-
     The sign-flip permutation test of every row of int_runs__comparison_tests whose p-value is
     found by permutation (docs/rules.md, Run comparison): for b = 1 … B, the sum T_b of the pairs'
-    differences with the signs of permutation b (ragmart_permutation_sign, one sign per draw and
-    pairing key, shared by every measure and comparison), and how many draws give |T_b| ≥ |T| −
-    1e-12, T the observed sum.
+    differences with the signs of permutation b (from the md5 of the draw and the pairing key:
+    one sign per draw and pairing key, shared by every measure and comparison), and how many draws
+    give |T_b| ≥ |T| − 1e-12, T the observed sum.
 
     The sums run over one row per pair's key holding the differences of all measures of its
     family as columns (difference_1 … difference_M, M the largest number of measures of a family, a retrieval metric counted once per K), so
@@ -213,7 +213,20 @@ signs as {{ ragmart_cte_materialized() }}(
     select
         draws.draw,
         permuted_keys.pairing_key,
-        {{ ragmart_permutation_sign('draws.draw', 'permuted_keys.pairing_key') }} as sign
+        {#-
+            +1 when the first character of the hexadecimal md5 of `<draw>:<pairing_key>` is one of
+            0 … 7, else −1. md5 is the same function on every engine, so DuckDB, PostgreSQL and
+            Spark flip the same signs and give the same p-value to the last digit; each sign is +1
+            or −1 with probability 1/2, independently across draws and keys (as far as md5's
+            output is uniform).
+        #}
+        case
+            when
+                substring({{ dbt.hash(dbt.concat(['cast(draws.draw as ' ~ dbt.type_string() ~ ')', "':'", 'permuted_keys.pairing_key'])) }}, 1, 1)
+                in ('0', '1', '2', '3', '4', '5', '6', '7')
+                then 1
+            else -1
+        end as sign
 
     from draws
     cross join permuted_keys

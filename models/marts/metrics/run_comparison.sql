@@ -33,9 +33,16 @@ tested as (
         {{ ragmart_student_t_975('comparison_tests.n_pairs - 1') | indent(8) }} as t_quantile,
         case
             when comparison_tests.all_differences_zero then 1.0
+            {#-
+                the permutation p-value from B permutations, n_extreme of them at least as far from
+                0 as the observed sum: (1 + n_extreme) / (B + 1). Counting the observed sum among
+                the permutations keeps p above 0 and makes the test exact at its level (Phipson &
+                Smyth 2010, "Permutation p-values should never be zero")
+            #}
             when comparison_tests.p_value_method = 'permutation'
                 then
-                    {{ ragmart_permutation_p_value('permutation_counts.n_extreme', ragmart_setting('comparison_permutations')) }}
+                    (1 + permutation_counts.n_extreme)
+                    / cast({{ ragmart_setting('comparison_permutations') }} + 1 as {{ ragmart_type_double() }})
             when comparison_tests.difference_stddev = 0 then 0.0
         end as exact_p_value,
         case
@@ -72,7 +79,12 @@ with_p_values as (
 
     select
         *,
-        coalesce(exact_p_value, {{ ragmart_normal_p_value('z_statistic', 'z_normal_y') }}) as p_value
+        {#-
+            else the two-sided p-value of z under the standard normal, 2·Φ(−|z|), which equals
+            2·(1 − Φ(|z|)) and keeps its precision for large |z| (Φ(0) is exactly 0.5, so p is at
+            most 1); null when z is null
+        #}
+        coalesce(exact_p_value, 2 * {{ ragmart_normal_cdf('-abs(z_statistic)', 'z_normal_y') }}) as p_value
 
     from with_normal_argument
 
@@ -103,10 +115,19 @@ adjusted as (
 
     select
         *,
+        {#-
+            Holm's step-down adjustment (Holm 1979) of the p-value at p_value_position among the
+            n_tests of its family: max over j ≤ position of min(1, (n_tests − j + 1)·p_(j)). Tied
+            p-values get the same adjusted value whatever their order; the result equals
+            statsmodels' multipletests(method='holm').
+        #}
         case
             when has_p_value
-                then {{ ragmart_holm_adjusted('p_value', 'p_value_position', 'n_tests',
-                    ['baseline_run_id', 'candidate_run_id', 'slice_dimension', 'slice_value', 'has_p_value']) }}
+                then max(least(1.0, (n_tests - p_value_position + 1) * p_value)) over (
+                    partition by baseline_run_id, candidate_run_id, slice_dimension, slice_value, has_p_value
+                    order by p_value_position
+                    rows between unbounded preceding and current row
+                )
         end as p_value_holm
 
     from ranked
