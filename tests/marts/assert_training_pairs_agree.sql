@@ -8,7 +8,16 @@
 -#}
 {%- set pairs_relation = ref('int_training__pairs') %}
 {%- if ragmart_guards_active() %}
-    {%- set counts = ragmart_training_conflict_counts(pairs_relation) %}
+    {#- the pairs left out because their units disagree on a label: family -> count, for the families that have any #}
+    {%- set counts = {} %}
+    {%- if load_relation(pairs_relation) is not none %}
+        {%- set query -%}
+            select task, count(*) from {{ pairs_relation }} where has_conflicting_labels group by task
+        {%- endset %}
+        {%- for row in run_query(query).rows %}
+            {%- do counts.update({row[0]: row[1] | int}) %}
+        {%- endfor %}
+    {%- endif %}
     {%- set n_conflicting = counts.values() | sum %}
     {%- if n_conflicting > 0 %}
         {%- set parts = [] %}

@@ -12,6 +12,22 @@
 -#}
 {%- set labels = ragmart_labels() %}
 {%- set retrieval_labels = ragmart_task_spec('retrieval').labels %}
+{#- The shares of train, validation and test (setting training_split_shares). -#}
+{%- set shares = ragmart_setting('training_split_shares') %}
+{#-
+    The split of a query key: h = the first 8 hexadecimal digits of md5(key) read as an integer,
+    h / 2^32 below the train share is `train`, below train + validation `validation`, else `test`.
+    The digits are read one by one (their place in '0123456789abcdef', as bigint: 15 · 16^7 passes
+    a 32-bit integer), which every engine does alike.
+-#}
+{%- set key_hash_digits -%}
+(
+{%- for i in range(8) %}
+cast(position(substr({{ dbt.hash('pairs.query_key') }}, {{ i + 1 }}, 1) in '0123456789abcdef') - 1 as bigint)
+* {{ 16 ** (7 - i) }}{% if not loop.last %} +{% endif %}
+{%- endfor %}
+)
+{%- endset %}
 with
 
 chunk_consensus as (
@@ -236,7 +252,11 @@ final as (
         pairs.{{ label }},
         {%- endfor %}
         pairs.has_conflicting_labels,
-        {{ ragmart_training_split('pairs.query_key') }} as split,
+        case
+            when {{ key_hash_digits }} / 4294967296.0 < {{ shares.train }} then 'train'
+            when {{ key_hash_digits }} / 4294967296.0 < {{ shares.train + shares.validation }} then 'validation'
+            else 'test'
+        end as split,
         pairs.language,
         pairs.tier,
         pairs.query_key,

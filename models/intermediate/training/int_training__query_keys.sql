@@ -53,7 +53,9 @@ records_with_texts as (
         family_records.task,
         family_records.record_uuid,
         family_records.query_id,
-        {{ ragmart_normalized_query_text('human_query_texts.query_text') }} as normalized_query_text
+        {#- trimmed, every run of spaces, tabs, carriage returns and line feeds inside as one space, case kept #}
+        {{ ragmart_trim(ragmart_regexp_replace('human_query_texts.query_text', '[ \\t\\r\\n]+', ' ')) }}
+            as normalized_query_text
 
     from family_records
     inner join human_query_texts
