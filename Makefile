@@ -242,7 +242,7 @@ test-quick: $(BIN)/.dev-installed
 	RAGMART_ENGINES= $(BIN)/python -m pytest $(QUICK_TESTS) -q -n 2 --dist loadfile -m "not browser"
 
 clean:
-	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building \
+	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building-* $(basename $(RAGMART_DUCKDB_PATH)).lock \
 		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb
 
 # Arize Phoenix (requirements-phoenix.txt) in its own venv: dev/fixtures/make_phoenix_fixtures.py starts a

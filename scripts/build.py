@@ -2,7 +2,11 @@
 """Build the ragmart DuckDB database and publish it atomically (used by `make build` and `make build-files`).
 
 The published database is $RAGMART_DUCKDB_PATH (default ragmart.duckdb; a relative path is relative
-to the project root). `dbt build` writes a NEW file in a folder beside it, <stem>.building/ragmart.duckdb:
+to the project root). One build at a time per database: a build first takes the lock <stem>.lock
+beside it (an advisory lock the system drops when the process ends, so a crashed build leaves none);
+a second build waits for it, saying which process holds it, for at most $RAGMART_LOCK_TIMEOUT seconds
+(default 3600; 0: fail at once), before it touches any file. `dbt build` writes a NEW file in a folder
+beside the published one that carries the build's process id, <stem>.building-<pid>/ragmart.duckdb:
 dbt runs in that folder with the profile's default relative path, so its profile is the one plain
 `dbt build` in the project sees, and the two share dbt's partial parse. Only when dbt
 exits 0 (and the metrics of the new file print) is the new file moved over the published one with
@@ -61,6 +65,7 @@ class Databases:
     published: Path
     building: Path
     failed: Path
+    lock: Path
 
 
 def parse_vars(text: str | None) -> dict:
@@ -183,7 +188,8 @@ def absolute_sqlite_url(url: str, relative_to: str | os.PathLike | None = None) 
 
 def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
     """The published database ($RAGMART_DUCKDB_PATH, relative to the project), the new file a build writes
-    (in the folder <stem>.building beside it, under the profile's default name) and the failed file."""
+    (in the folder <stem>.building-<pid> beside it, under the profile's default name), the failed file and
+    the lock."""
     env = os.environ if env is None else env
     published = Path(env.get("RAGMART_DUCKDB_PATH") or DEFAULT_DATABASE).expanduser()
     if not published.is_absolute():
@@ -191,8 +197,9 @@ def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
     published = Path(os.path.abspath(published))
     return Databases(
         published=published,
-        building=published.with_name(f"{published.stem}.building") / DEFAULT_DATABASE,
+        building=published.with_name(f"{published.stem}.building-{os.getpid()}") / DEFAULT_DATABASE,
         failed=published.with_name(f"{published.stem}.failed{published.suffix}"),
+        lock=published.with_name(f"{published.stem}.lock"),
     )
 
 
@@ -292,10 +299,60 @@ def failure_summary(run_results: Path, since: float, most: int = 10) -> list[str
     return lines[:most] + ([f"  ... and {len(lines) - most} more"] if len(lines) > most else [])
 
 
-def publish(dbs: Databases, command: list[str]) -> int:
-    """Run dbt into the building file, print its metrics and move it over the published file; the exit code."""
-    dbs.published.parent.mkdir(parents=True, exist_ok=True)
-    for stale in [dbs.building.parent, dbs.failed, *_companions(dbs.failed)]:
+def take_lock(dbs: Databases, timeout: float | None = None):
+    """The open lock file of the database, locked for this process: waits while another build holds it
+    (saying which, once), at most `timeout` seconds ($RAGMART_LOCK_TIMEOUT, default 3600; 0: not at all)."""
+    if timeout is None:
+        given = os.environ.get("RAGMART_LOCK_TIMEOUT", "").strip() or "3600"
+        try:
+            timeout = float(given)
+        except ValueError:
+            raise BuildError(f"RAGMART_LOCK_TIMEOUT must be a number of seconds, got {given!r}") from None
+    dbs.lock.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(dbs.lock, "a+", encoding="utf-8")
+    if fcntl is None:
+        return handle
+    deadline, said = time.monotonic() + timeout, False
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            if time.monotonic() >= deadline:
+                handle.close()
+                raise BuildError(f"another build of {dbs.published} is running ({holder}); it holds {dbs.lock}."
+                                 " Wait for it, set RAGMART_LOCK_TIMEOUT (seconds) to wait longer, or build another"
+                                 " database with RAGMART_DUCKDB_PATH") from None
+            if not said:
+                print(f"waiting for the build of {dbs.published} that holds {dbs.lock} ({holder}); at most"
+                      f" {timeout:.0f} s (RAGMART_LOCK_TIMEOUT)", file=sys.stderr, flush=True)
+                said = True
+            time.sleep(min(1.0, max(0.05, deadline - time.monotonic())))
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"process {os.getpid()}, started {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+    handle.flush()
+    return handle
+
+
+def publish(dbs: Databases, command: list[str], timeout: float | None = None) -> int:
+    """Under the database's lock, run dbt into the building file, print its metrics and move it over the
+    published file; the exit code."""
+    try:
+        lock = take_lock(dbs, timeout)
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    with lock:
+        return _publish(dbs, command)
+
+
+def _publish(dbs: Databases, command: list[str]) -> int:
+    # under the lock, any building folder but this process's is left by a build that ended
+    stale_folders = dbs.published.parent.glob(f"{dbs.published.stem}.building-*")
+    for stale in [*stale_folders, dbs.failed, *_companions(dbs.failed)]:
         _remove(stale)
     dbs.building.parent.mkdir()
     # dbt runs in the building folder with the profile's default path (relative, so the new file lands

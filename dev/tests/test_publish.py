@@ -159,7 +159,8 @@ def test_resolve_input_errors_name_the_path(tmp_path):
 def test_databases_beside_the_published_file(tmp_path):
     dbs = build.databases({"RAGMART_DUCKDB_PATH": "out/r.duckdb"}, project=tmp_path)
     assert dbs.published == tmp_path / "out" / "r.duckdb"
-    assert dbs.building == tmp_path / "out" / "r.building" / "ragmart.duckdb"
+    assert dbs.building == tmp_path / "out" / f"r.building-{os.getpid()}" / "ragmart.duckdb"
+    assert dbs.lock == tmp_path / "out" / "r.lock"
     assert dbs.failed == tmp_path / "out" / "r.failed.duckdb"
     assert build.databases({}, project=tmp_path).published == tmp_path / "ragmart.duckdb"
     assert build.databases({"RAGMART_DUCKDB_PATH": "/x/y.duckdb"}, project=tmp_path).failed == Path("/x/y.failed.duckdb")
@@ -219,7 +220,7 @@ def test_make_build_files_publishes_atomically(tmp_path):
     first = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database)
     assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-4000:]
     assert "retrieval_metrics" in first.stdout and f"published {database}" in first.stdout
-    assert database.exists() and not database.with_name("ragmart.building").exists()
+    assert database.exists() and not list(database.parent.glob("ragmart.building*"))
     inode = database.stat().st_ino
 
     reader = duckdb.connect(str(database), read_only=True)
@@ -257,5 +258,57 @@ def test_dbt_runs_with_the_profile_of_a_plain_dbt_build(tmp_path):
                 "[os.getcwd(), os.environ['RAGMART_DUCKDB_PATH']])); sys.exit(3)", str(seen)]
     code = build.publish(dbs, fake_dbt)
     cwd, path = json.loads(seen.read_text())
-    assert code == 3 and path == "ragmart.duckdb" and Path(cwd) == tmp_path / "out" / "prod.building"
-    assert not (tmp_path / "out" / "prod.building").exists()   # a failed build leaves no folder behind
+    assert code == 3 and path == "ragmart.duckdb" and Path(cwd) == tmp_path / "out" / f"prod.building-{os.getpid()}"
+    assert not Path(cwd).exists()   # a failed build leaves no folder behind
+
+
+def _fake_dbt(seen: Path) -> list[str]:
+    """A stand-in for dbt that notes that it ran and fails (so publish stops after it)."""
+    return [sys.executable, "-c", "import pathlib, sys; pathlib.Path(sys.argv[1]).write_text('ran'); sys.exit(3)",
+            str(seen)]
+
+
+def test_a_second_build_fails_at_once_without_touching_the_first(tmp_path, capsys):
+    """One build at a time per database: while another build holds the lock, a build with no time to
+    wait stops before it touches any file, naming the holder; the holder's files stay as they were."""
+    import fcntl
+
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": str(tmp_path / "prod.duckdb")})
+    first_folder = tmp_path / "prod.building-999999"   # the running build's folder and its failed file
+    first_folder.mkdir()
+    (first_folder / "ragmart.duckdb").write_text("in progress")
+    (tmp_path / "prod.failed.duckdb").write_text("kept")
+    with open(dbs.lock, "a+", encoding="utf-8") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.write("process 999999, started 2026-12-02 06:00:00\n")
+        held.flush()
+        code = build.publish(dbs, _fake_dbt(tmp_path / "seen"), timeout=0)
+    err = capsys.readouterr().err
+    assert code == 2 and "another build of" in err and "process 999999" in err and "RAGMART_LOCK_TIMEOUT" in err
+    assert not (tmp_path / "seen").exists()
+    assert (first_folder / "ragmart.duckdb").read_text() == "in progress"
+    assert (tmp_path / "prod.failed.duckdb").read_text() == "kept"
+
+
+def test_a_second_build_waits_for_the_first(tmp_path, capsys):
+    """With time to wait, the second build says for which build it waits, and runs once the lock is
+    free; it then clears what earlier builds left (their building folders and failed file)."""
+    import fcntl
+    import threading
+
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": str(tmp_path / "prod.duckdb")})
+    left = tmp_path / "prod.building-999998"
+    left.mkdir()
+    held = open(dbs.lock, "a+", encoding="utf-8")
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    held.write("process 999998, started 2026-12-02 06:00:00\n")
+    held.flush()
+    release = threading.Timer(0.5, held.close)   # closing the file drops the lock
+    release.start()
+    code = build.publish(dbs, _fake_dbt(tmp_path / "seen"), timeout=30)
+    release.join()
+    err = capsys.readouterr().err
+    assert "waiting for the build of" in err and "process 999998" in err
+    assert code == 3 and (tmp_path / "seen").read_text() == "ran"
+    assert not left.exists() and not dbs.building.parent.exists()
+    assert f"process {os.getpid()}" in dbs.lock.read_text()
