@@ -350,3 +350,16 @@ def test_label_values_are_read_per_label(builds, tmp_path):
     assert per_label[""] == {"relevant": 1, "hallucinated": 0}
     assert per_label["unsupported_claim_present"] == {"relevant": 1, "hallucinated": 1}
     assert per_label["topically_relevant"] == {"relevant": 1, "hallucinated": 0}
+
+
+def test_an_unknown_baseline_stops_the_build(builds, tmp_path):
+    """A baseline_run_id or comparison_pairs run that the data does not have stops dbt (so make build
+    publishes nothing) with a message naming the var, the run and the runs there are."""
+    project = builds.get("sample").check().copy(tmp_path)
+    out = run_dbt(project, ["test", "--select", "assert_compared_runs_exist", "--vars",
+                            "{baseline_run_id: production, comparison_pairs: [[bot-v1, v3]]}"],
+                  env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+    text = out.stdout + out.stderr
+    assert out.returncode != 0, text[-3000:]
+    assert ("var 'baseline_run_id' names the run 'production'; var 'comparison_pairs' names the run 'v3',"
+            " which is not a run of the data; the runs are bot-v1, bot-v2") in text, text[-3000:]
