@@ -37,7 +37,8 @@ def module_facts(path: Path) -> tuple[str, list[str]]:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "SCENARIOS_USED" for t in node.targets):
             try:
                 used = list(ast.literal_eval(node.value))
-            except ValueError:   # computed in the module: import it (pytest.ini's pythonpath)
+            except ValueError:   # computed in the module: import it (pytest.ini's pythonpath, and its folder)
+                sys.path.insert(0, str(path.parent))
                 used = list(getattr(importlib.import_module(path.stem), "SCENARIOS_USED", []))
     return first, used
 
