@@ -142,6 +142,7 @@ build-files: $(BIN)/.runtime-installed
 
 # The release gate: after build or build-files, reads the published database read-only and fails when a
 # candidate is significantly worse than the production run, VARS='{baseline_run_id: prod}' (scripts/gate.py --help).
+# make exits 2 for any failure; CI that must tell a regression (1) from a usage error (2) runs the script.
 gate: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/gate.py --vars="$$RAGMART_VARS"
 
@@ -243,7 +244,8 @@ test-quick: $(BIN)/.dev-installed
 
 clean:
 	rm -rf target logs $(RAGMART_DUCKDB_PATH) $(basename $(RAGMART_DUCKDB_PATH)).building-* $(basename $(RAGMART_DUCKDB_PATH)).lock \
-		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb
+		$(basename $(RAGMART_DUCKDB_PATH)).failed.duckdb $(basename $(RAGMART_DUCKDB_PATH)).unpublished.duckdb \
+		$(basename $(RAGMART_DUCKDB_PATH)).build.json
 
 # Arize Phoenix (requirements-phoenix.txt) in its own venv: dev/fixtures/make_phoenix_fixtures.py starts a
 # local Phoenix (loopback only, a temporary database), sends traces and annotations of the sample and

@@ -13,9 +13,11 @@ exits 0 (and the metrics of the new file print) is the new file moved over the p
 os.replace: an atomic rename, so a reader that holds the published file open keeps reading its old
 copy and is never blocked, and nothing opens the published file for writing. When the build fails,
 the published file is left untouched and the new file is kept as <stem>.failed.duckdb. A build that
-passed is not published either (and is kept the same way) while another process has the published
-file open for writing, e.g. a `dbt build` run on it directly; a write-ahead log a crashed writer left
-beside the published file is removed as the new file replaces it (DuckDB would refuse the pair).
+passed is not published while another process has the published file open for writing (e.g. a
+`dbt build` run on it directly): it is kept as <stem>.unpublished.duckdb, and the message names that
+process. A write-ahead log a crashed writer left beside the published file is removed as the new file
+replaces it (DuckDB would refuse the pair). Beside the published file, <stem>.build.json says how it
+was built (the make command and its vars), so that `make gate` can name the command to build again.
 
 Usage:
     python scripts/build.py                                  # seeds mode (make build)
@@ -37,6 +39,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -65,11 +68,22 @@ class Databases:
     published: Path
     building: Path
     failed: Path
+    unpublished: Path
     lock: Path
+
+    @property
+    def built_with(self) -> Path:
+        """The file beside the published database that says how it was built."""
+        return self.published.with_name(f"{self.published.stem}.build.json")
+
+
+# The vars whose values are run ids: text, as written (YAML alone would read 1.10 as the number 1.1).
+RUN_ID_VARS = ("baseline_run_id", "default_run_id", "comparison_pairs")
 
 
 def parse_vars(text: str | None) -> dict:
-    """The dbt vars given as YAML (or JSON) text; empty text is no vars. Anything but a mapping is an error."""
+    """The dbt vars given as YAML (or JSON) text; empty text is no vars. Anything but a mapping is an error.
+    The run ids of RUN_ID_VARS keep the text they were written with: `{baseline_run_id: 1.10}` is '1.10'."""
     if text is None or not text.strip():
         return {}
     try:
@@ -80,6 +94,19 @@ def parse_vars(text: str | None) -> dict:
         return {}
     if not isinstance(value, dict):
         raise BuildError(f"--vars must be a YAML mapping such as '{{constraint_policy: repair}}', got {text!r}")
+    written = yaml.load(text, Loader=yaml.BaseLoader)  # noqa: S506 - BaseLoader builds only text, lists and maps
+    for name in RUN_ID_VARS:
+        if name in value and isinstance(written, dict) and name in written:
+            value[name] = _as_written(value[name], written[name])
+    return value
+
+
+def _as_written(value, written):
+    """A run id var's value with each number as the text it was written with (lists item by item)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(written, str):
+        return written
+    if isinstance(value, list) and isinstance(written, list) and len(value) == len(written):
+        return [_as_written(item, text) for item, text in zip(value, written)]
     return value
 
 
@@ -188,8 +215,8 @@ def absolute_sqlite_url(url: str, relative_to: str | os.PathLike | None = None) 
 
 def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
     """The published database ($RAGMART_DUCKDB_PATH, relative to the project), the new file a build writes
-    (in the folder <stem>.building-<pid> beside it, under the profile's default name), the failed file and
-    the lock."""
+    (in the folder <stem>.building-<pid> beside it, under the profile's default name), the files a failed
+    and an unpublished build are kept as, and the lock."""
     env = os.environ if env is None else env
     published = Path(env.get("RAGMART_DUCKDB_PATH") or DEFAULT_DATABASE).expanduser()
     if not published.is_absolute():
@@ -199,6 +226,7 @@ def databases(env: dict | None = None, project: Path = PROJECT) -> Databases:
         published=published,
         building=published.with_name(f"{published.stem}.building-{os.getpid()}") / DEFAULT_DATABASE,
         failed=published.with_name(f"{published.stem}.failed{published.suffix}"),
+        unpublished=published.with_name(f"{published.stem}.unpublished{published.suffix}"),
         lock=published.with_name(f"{published.stem}.lock"),
     )
 
@@ -239,31 +267,49 @@ def _companions(database: Path) -> list[Path]:
     return [database.with_name(database.name + ".wal"), database.with_name(database.name + ".tmp")]
 
 
-def _writer_holds(database: Path) -> bool:
-    """Whether another process has the database open for writing (DuckDB holds a POSIX write lock on it)."""
+def _process(pid: int) -> str:
+    """A process by its id and, where the system says, its command line."""
+    try:
+        command = " ".join(Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ").split())
+    except OSError:
+        command = ""
+    return f"process {pid}" + (f" ({command[:200]})" if command else "")
+
+
+def _writer(database: Path) -> str | None:
+    """The process that has the database open for writing (DuckDB holds a POSIX write lock on it), or None."""
     if fcntl is None or not database.exists():
-        return False
+        return None
     with open(database, "rb") as handle:
         try:
             fcntl.lockf(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:
-            return True
-        fcntl.lockf(handle, fcntl.LOCK_UN)
-    return False
+            pass
+        else:
+            fcntl.lockf(handle, fcntl.LOCK_UN)
+            return None
+        try:   # struct flock of Linux: type, whence, start, len, pid (the holder of a lock in the way)
+            asked = struct.pack("hhxxxxqqixxxx", fcntl.F_RDLCK, os.SEEK_SET, 0, 0, 0)
+            pid = struct.unpack("hhxxxxqqixxxx", fcntl.fcntl(handle, fcntl.F_GETLK, asked))[4]
+        except (OSError, struct.error):
+            pid = 0
+    return _process(pid) if pid > 0 else "another process"
 
 
-def _fail(dbs: Databases, reason: str, code: int, kept_as: str = "the failed build's database is") -> int:
-    """Keep the new file as <stem>.failed.duckdb, say so, and return the exit code."""
-    kept = None
+def _fail(dbs: Databases, reason: str, code: int, unpublished: bool = False) -> int:
+    """Keep the new file as <stem>.failed.duckdb (a build that passed but could not be published: as
+    <stem>.unpublished.duckdb), say so, and return the exit code."""
+    kept, keep_as = None, dbs.unpublished if unpublished else dbs.failed
     if dbs.building.exists():
         building_wal, _ = _companions(dbs.building)
-        failed_wal, _ = _companions(dbs.failed)
-        _remove(failed_wal)
-        os.replace(dbs.building, dbs.failed)
+        kept_wal, _ = _companions(keep_as)
+        _remove(kept_wal)
+        os.replace(dbs.building, keep_as)
         if building_wal.exists():
-            os.replace(building_wal, failed_wal)
-        kept = dbs.failed
+            os.replace(building_wal, kept_wal)
+        kept = keep_as
     _remove(dbs.building.parent)
+    kept_as = "the new database, which passed, is kept as" if unpublished else "the failed build's database is"
     where = f"{kept_as} {kept}" if kept else "the failed build wrote no database"
     published = (f"the published database {dbs.published} is unchanged" if dbs.published.exists()
                  else f"no database is published at {dbs.published} yet")
@@ -337,22 +383,37 @@ def take_lock(dbs: Databases, timeout: float | None = None):
     return handle
 
 
-def publish(dbs: Databases, command: list[str], timeout: float | None = None) -> int:
+def publish(dbs: Databases, command: list[str], timeout: float | None = None, built_with: dict | None = None) -> int:
     """Under the database's lock, run dbt into the building file, print its metrics and move it over the
-    published file; the exit code."""
+    published file (and write `built_with`, how it was built, beside it); the exit code."""
     try:
         lock = take_lock(dbs, timeout)
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     with lock:
-        return _publish(dbs, command)
+        return _publish(dbs, command, built_with)
 
 
-def _publish(dbs: Databases, command: list[str]) -> int:
+def make_command(input_given: str | None, variables: dict) -> dict:
+    """How a build was asked for, as the make command that gives it: `make build` (seeds) or `make build-files
+    INPUT=...` (the folder as given), with its vars."""
+    command = "make build" if input_given is None else f"make build-files INPUT={input_given}" if input_given \
+        else "make build-files"
+    return {"command": command, "vars": variables}
+
+
+def write_built_with(dbs: Databases, built_with: dict) -> None:
+    """Write how the published database was built beside it (replaced atomically)."""
+    new = dbs.built_with.with_name(dbs.built_with.name + f".{os.getpid()}")
+    new.write_text(json.dumps(built_with, indent=2) + "\n", encoding="utf-8")
+    os.replace(new, dbs.built_with)
+
+
+def _publish(dbs: Databases, command: list[str], built_with: dict | None = None) -> int:
     # under the lock, any building folder but this process's is left by a build that ended
     stale_folders = dbs.published.parent.glob(f"{dbs.published.stem}.building-*")
-    for stale in [*stale_folders, dbs.failed, *_companions(dbs.failed)]:
+    for stale in [*stale_folders, dbs.failed, *_companions(dbs.failed), dbs.unpublished, *_companions(dbs.unpublished)]:
         _remove(stale)
     dbs.building.parent.mkdir()
     # dbt runs in the building folder with the profile's default path (relative, so the new file lands
@@ -381,14 +442,17 @@ def _publish(dbs: Databases, command: list[str]) -> int:
     code = subprocess.run(metrics, cwd=PROJECT, env=env).returncode
     if code != 0:
         return _fail(dbs, f"the metrics of the new database could not be read (exit code {code})", code)
-    if _writer_holds(dbs.published):
-        return _fail(dbs, f"another process has {dbs.published} open for writing, so it was not replaced", 1,
-                     kept_as="the new database is kept as")
+    writer = _writer(dbs.published)
+    if writer:
+        return _fail(dbs, f"{writer} has {dbs.published} open for writing, so the new database could not replace it;"
+                     " close that process (or let it end) and build again", 1, unpublished=True)
     # a write-ahead log beside the published file belongs to the old file (left by a crashed writer);
     # DuckDB refuses to open the new file with it, so it goes first
     _remove(_companions(dbs.published)[0])
     os.replace(dbs.building, dbs.published)
     _remove(dbs.building.parent)
+    if built_with is not None:
+        write_built_with(dbs, built_with)
     print(f"\npublished {dbs.published}")
     return 0
 
@@ -434,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return publish(dbs, command)
+    return publish(dbs, command, built_with=make_command(args.input, variables))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """scripts/build.py, the publishing step of `make build` and `make build-files`.
 
 The unit tests check the script's pure helpers without running dbt. The end-to-end test copies the
-project to a temp dir, runs `make build-files` on a folder whose name holds a space, brackets and an
-apostrophe (given relative to the caller's folder), then a second build that fails while a reader
-holds the published database open: the published file must keep the first build's data and the
-failed build's database must be kept as <stem>.failed.duckdb.
+project to a temp dir and runs `make build-files` on a folder whose name holds a space, brackets and an
+apostrophe (given relative to the caller's folder); while it runs, a second build that may not wait
+stops at once naming it, and a third waits for it, then fails (its folder lacks an export) while a
+reader holds the published database open: the published file must keep the first build's data, no
+build touches another's files, and the failed build's database is kept as <stem>.failed.duckdb.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,12 @@ MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "metric
     ("  ", {}),
     ("{constraint_policy: repair, retrieval_k_values: [1, 5]}", {"constraint_policy": "repair", "retrieval_k_values": [1, 5]}),
     ('{"fail_on_rejected": true}', {"fail_on_rejected": True}),
+    # run ids stay as written: YAML alone reads 1.10 as 1.1 and 007 as 7
+    ("{baseline_run_id: 1.10, max_rejected_share: 0.10}", {"baseline_run_id": "1.10", "max_rejected_share": 0.1}),
+    ("{comparison_pairs: [[1.10, 1.2], [prod, 007]], default_run_id: 2}",
+     {"comparison_pairs": [["1.10", "1.2"], ["prod", "007"]], "default_run_id": "2"}),
+    ('{"baseline_run_id": 1.10}', {"baseline_run_id": "1.10"}),
+    ("{baseline_run_id: null}", {"baseline_run_id": None}),
 ])
 def test_parse_vars(text, expected):
     assert build.parse_vars(text) == expected
@@ -162,6 +170,8 @@ def test_databases_beside_the_published_file(tmp_path):
     assert dbs.building == tmp_path / "out" / f"r.building-{os.getpid()}" / "ragmart.duckdb"
     assert dbs.lock == tmp_path / "out" / "r.lock"
     assert dbs.failed == tmp_path / "out" / "r.failed.duckdb"
+    assert dbs.unpublished == tmp_path / "out" / "r.unpublished.duckdb"
+    assert dbs.built_with == tmp_path / "out" / "r.build.json"
     assert build.databases({}, project=tmp_path).published == tmp_path / "ragmart.duckdb"
     assert build.databases({"RAGMART_DUCKDB_PATH": "/x/y.duckdb"}, project=tmp_path).failed == Path("/x/y.failed.duckdb")
 
@@ -180,12 +190,18 @@ def test_dbt_command_passes_the_vars_as_one_json_argument():
 
 # --- end to end: make build-files, then a failing build under an open reader ---------------------
 
-def _make_build_files(project: Path, caller: Path, input_path: str, database: Path) -> subprocess.CompletedProcess:
+def _make_build_files(project: Path, caller: Path, input_path: str, database: Path, wait: bool = True,
+                      lock_timeout: str | None = None):
+    """`make build-files` of the project copy: its result, or with wait=False the running process."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("MAKE", "MFLAGS")) and k not in {"VARS", "INPUT", "RAGMART_VARS", "RAGMART_INPUT"}}
-    env.update(PWD=str(caller), RAGMART_DUCKDB_PATH=str(database))
+           if not k.startswith(("MAKE", "MFLAGS")) and k not in {"VARS", "INPUT", "RAGMART_VARS", "RAGMART_INPUT",
+                                                                  "RAGMART_LOCK_TIMEOUT"}}
+    env.update(PWD=str(caller), RAGMART_DUCKDB_PATH=str(database), **({"RAGMART_LOCK_TIMEOUT": lock_timeout}
+                                                                      if lock_timeout is not None else {}))
     # -o: never reinstall the (linked) virtualenv
     command = ["make", "-s", "-C", str(project), "-o", ".venv/bin/.runtime-installed", "build-files", f"INPUT={input_path}"]
+    if not wait:
+        return subprocess.Popen(command, cwd=caller, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return subprocess.run(command, cwd=caller, env=env, capture_output=True, text=True)
 
 
@@ -214,13 +230,34 @@ def test_make_build_files_publishes_atomically(tmp_path):
     exports.mkdir(parents=True)
     for seed in sorted((PROJECT / "seeds").glob("*.csv")):
         shutil.copy(seed, exports / seed.name)
+    lacking = tmp_path / "exports" / "without retrieval"   # the third build's folder: no retrieval export
+    shutil.copytree(exports, lacking, ignore=shutil.ignore_patterns("retrieval*"))
     database = tmp_path / "db" / "ragmart.duckdb"
     failed = database.with_name("ragmart.failed.duckdb")
 
-    first = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database)
-    assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-4000:]
-    assert "retrieval_metrics" in first.stdout and f"published {database}" in first.stdout
-    assert database.exists() and not list(database.parent.glob("ragmart.building*"))
+    first = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database, wait=False)
+    deadline = time.monotonic() + 600
+    while not list(database.parent.glob("ragmart.building-*/ragmart.duckdb")) and first.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.2)
+    building = list(database.parent.glob("ragmart.building-*"))
+    assert len(building) == 1 and first.poll() is None, "the first build did not start dbt"
+    time.sleep(2)
+    # a second build 2 s into the first's dbt run, with no time to wait: stops at once, naming the first
+    at_once = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database, lock_timeout="0")
+    assert at_once.returncode != 0 and "another build of" in at_once.stderr, at_once.stderr
+    first_pid = building[0].name.rsplit("-", 1)[1]   # the folder and the lock name the first build's process
+    assert f"is running (process {first_pid}, started" in at_once.stderr, at_once.stderr
+    assert "building" not in at_once.stdout   # it never started dbt
+    # a third one during the first's dbt run waits for it (then fails: its folder lacks the retrieval export)
+    waiting = _make_build_files(project, caller, "../exports/without retrieval", database, wait=False)
+    time.sleep(3)
+    assert waiting.poll() is None and building[0].exists(), "the waiting build touched the first's folder"
+    out, err = first.communicate(timeout=1800)
+    assert first.returncode == 0, out[-4000:] + err[-4000:]
+    assert "retrieval_metrics" in out and f"published {database}" in out
+    assert json.loads(database.with_name("ragmart.build.json").read_text())["command"] == \
+        f"make build-files INPUT=../exports/{ODD_NAME}"
     inode = database.stat().st_ino
 
     reader = duckdb.connect(str(database), read_only=True)
@@ -230,14 +267,13 @@ def test_make_build_files_publishes_atomically(tmp_path):
         before = _fingerprint(reader)
         assert before[0] and before[1][0][0] > 0
 
-        # the same folder without its retrieval file (the same vars: dbt re-uses the first parse)
-        for path in exports.glob("retrieval*"):
-            path.unlink()
-        second = _make_build_files(project, caller, f"../exports/{ODD_NAME}", database)
-        assert second.returncode != 0, second.stdout[-4000:]
-        assert f"the published database {database} is unchanged" in second.stderr
-        assert f"the failed build's database is {failed}" in second.stderr
-        assert failed.exists()
+        # the waiting build runs once the first is published, and fails
+        second_out, second_err = waiting.communicate(timeout=1800)
+        assert waiting.returncode != 0, second_out[-4000:]
+        assert f"waiting for the build of {database}" in second_err, second_err[-4000:]
+        assert f"the published database {database} is unchanged" in second_err
+        assert f"the failed build's database is {failed}" in second_err
+        assert failed.exists() and not list(database.parent.glob("ragmart.building-*"))
         assert database.stat().st_ino == inode
         assert _fingerprint(reader) == before
     finally:
@@ -312,3 +348,44 @@ def test_a_second_build_waits_for_the_first(tmp_path, capsys):
     assert code == 3 and (tmp_path / "seen").read_text() == "ran"
     assert not left.exists() and not dbs.building.parent.exists()
     assert f"process {os.getpid()}" in dbs.lock.read_text()
+
+
+def test_a_build_that_cannot_replace_the_published_file_is_kept_as_unpublished(tmp_path, capsys, monkeypatch):
+    """A build that passed while another process holds the published file for writing is kept as
+    <stem>.unpublished.duckdb, and the message names that process; once it is gone, the next build is
+    published, with <stem>.build.json beside it saying how it was built."""
+    duckdb = pytest.importorskip("duckdb")
+    scripts = tmp_path / "project" / "scripts"
+    scripts.mkdir(parents=True)
+    (scripts / "show_metrics.py").write_text("import sys; sys.exit(0)\n")   # the metrics of the new file: none
+    monkeypatch.setattr(build, "PROJECT", tmp_path / "project")
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": str(tmp_path / "prod.duckdb")})
+    with duckdb.connect(str(dbs.published)) as first:
+        first.execute("create table marts as select 'old' as built")
+    fake_dbt = [sys.executable, "-c", "import duckdb; duckdb.connect('ragmart.duckdb').execute("
+                "\"create table marts as select 'new' as built\").close()"]
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]);"
+                               " print('open', flush=True); time.sleep(60)", str(dbs.published)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        code = build.publish(dbs, fake_dbt, timeout=0, built_with=build.make_command(None, {}))
+    finally:
+        holder.kill()
+        holder.wait()
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert f"process {holder.pid} (" in err and f"has {dbs.published} open for writing" in err, err
+    assert f"the new database, which passed, is kept as {dbs.unpublished}" in err, err
+    assert not dbs.failed.exists() and not dbs.built_with.exists()
+    with duckdb.connect(str(dbs.unpublished), read_only=True) as kept:
+        assert kept.execute("select built from marts").fetchall() == [("new",)]
+    with duckdb.connect(str(dbs.published), read_only=True) as published:
+        assert published.execute("select built from marts").fetchall() == [("old",)]
+
+    code = build.publish(dbs, fake_dbt, timeout=0, built_with=build.make_command("exports", {"baseline_run_id": "1.10"}))
+    assert code == 0 and not dbs.unpublished.exists()
+    assert json.loads(dbs.built_with.read_text()) == {"command": "make build-files INPUT=exports",
+                                                      "vars": {"baseline_run_id": "1.10"}}
+    with duckdb.connect(str(dbs.published), read_only=True) as published:
+        assert published.execute("select built from marts").fetchall() == [("new",)]
