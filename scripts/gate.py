@@ -11,6 +11,7 @@ verdict is; when none is, one line says what passed. docs/rules.md, "Release gat
 The gate must be told which run is production, with the var the build was given too:
 
     make build gate VARS='{baseline_run_id: prod}'
+    make build-files INPUT=exports VARS='{baseline_run_id: prod}' && python scripts/gate.py --vars '{baseline_run_id: prod}'
 
 Without baseline_run_id it fails when the database has more than one run: the default baseline of
 run_comparison (the smallest run id) is fine for reading, not for a release decision. With it, the
@@ -21,14 +22,19 @@ names such as ndcg, or ndcg@5 for one K), gate_slices (default [overall]; langua
 slices).
 
 Usage: python scripts/gate.py [--database ragmart.duckdb] [--vars YAML]
-Exit code: 0 passed; 1 the gate failed (a regression, or no production run named, or the database
-was built with another baseline); 2 a usage error (bad vars, no database).
+Exit code: 0 passed; 1 a candidate is significantly worse (a regression); 2 the gate cannot decide as
+called (bad vars, no database, no production run named, a baseline that is not a run of the database
+or that the database was not built with). `make gate` runs this script, but make turns every failure
+into its own exit code 2: a CI step that must tell a regression from a usage error calls the script.
+The hint to build again names the command that built the database (<stem>.build.json beside it,
+written by make build and make build-files).
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import sys
 from pathlib import Path
@@ -112,13 +118,41 @@ def label(metric: str, k: int | None, dimension: str, value: str) -> str:
     return measure if dimension == "overall" else f"{measure} ({dimension} {value})"
 
 
+def flow_vars(variables: dict) -> str:
+    """Vars as YAML on one line in single quotes for a shell, a value YAML would quote in double quotes
+    (a run id such as 1.10 stays text)."""
+    parts = []
+    for name, value in variables.items():
+        text = yaml.safe_dump(value, default_flow_style=True, width=10**6).removesuffix("...\n").strip()
+        parts.append(f"{name}: {json.dumps(value) if chr(39) in text else text}")
+    return "'{" + ", ".join(parts) + "}'"
+
+
+def build_again(database: Path, baseline: str) -> str:
+    """The command that builds the database again with `baseline` as the production run, then gates: the one
+    that built it (<stem>.build.json beside it, unless the database was written after it), else the two make
+    commands."""
+    vars_text = flow_vars({"baseline_run_id": baseline})
+    record = database.with_name(f"{database.stem}.build.json")
+    try:
+        if record.stat().st_mtime < database.stat().st_mtime:   # the database was written since (by plain dbt)
+            raise OSError
+        built = json.loads(record.read_text(encoding="utf-8"))
+        command, variables = str(built["command"]), dict(built.get("vars") or {})
+    except (OSError, ValueError, KeyError, TypeError):
+        return (f"make build-files INPUT=<your exports> VARS={vars_text} (make build for the sample),"
+                f" then make gate VARS={vars_text}")
+    variables["baseline_run_id"] = baseline
+    return f"{command} VARS={flow_vars(variables)}, then make gate VARS={vars_text}"
+
+
 def say(line: str, stream=sys.stdout) -> None:
     """One sentence, one line (not wrapped: a CI log greps it whole)."""
     print(line, file=stream, flush=True)
 
 
-def gate(connection, baseline: str | None, names: list[str], slices: list[str]) -> int:
-    """Prints the verdict; returns the exit code (0 passed, 1 failed)."""
+def gate(connection, baseline: str | None, names: list[str], slices: list[str], database: Path = Path("ragmart.duckdb")) -> int:
+    """Prints the verdict; returns the exit code (0 passed, 1 a regression, 2 the gate cannot decide as called)."""
     runs = sorted({r for (r,) in connection.execute(
         "select run_id from grounding_metrics union select run_id from generation_metrics"
         " union select run_id from retrieval_metrics").fetchall()}, key=lambda r: r.encode("utf-8"))
@@ -127,20 +161,20 @@ def gate(connection, baseline: str | None, names: list[str], slices: list[str]) 
     if "run_comparison" not in tables:
         say("gate failed: the database has no run_comparison mart; build it with this ragmart (make build)",
             sys.stderr)
-        return 1
+        return 2
     if baseline is None:
         if len(runs) > 1:
             say(f"gate failed: baseline_run_id is not set, so the gate does not know which of the {len(runs)} runs"
-                f" ({', '.join(runs)}) is production. Build and gate with it: make build gate"
-                f" VARS='{{baseline_run_id: <production run>}}'. (The default baseline, the smallest run id, here"
-                f" {runs[0]}, is fine for reading, not for a release decision.)", sys.stderr)
-            return 1
+                f" ({', '.join(runs)}) is production. Build and gate with it: {build_again(database, '<production run>')}."
+                f" (The default baseline, the smallest run id, here {runs[0]}, is fine for reading, not for a release"
+                " decision.)", sys.stderr)
+            return 2
         say(f"gate passed: the database has {len(runs)} run ({', '.join(runs) or 'none'}), nothing to compare")
         return 0
     if baseline not in runs:
         say(f"gate failed: baseline_run_id {baseline!r} is not a run of the database (runs: {', '.join(runs)})",
             sys.stderr)
-        return 1
+        return 2
     rows = connection.execute(
         "select candidate_run_id, family, metric, k, slice_dimension, slice_value, difference, adjusted_ci_lower,"
         " adjusted_ci_upper, p_value_holm, is_significant, higher_is_better, baseline_source from run_comparison"
@@ -153,8 +187,8 @@ def gate(connection, baseline: str | None, names: list[str], slices: list[str]) 
         ).fetchall()})
         say(f"gate failed: the published comparisons have the baseline {', '.join(published) or 'none'}, not"
             f" {baseline} (the build was given another baseline_run_id, or none). Build with it, then gate:"
-            f" make build gate VARS='{{baseline_run_id: {baseline}}}'", sys.stderr)
-        return 1
+            f" {build_again(database, baseline)}", sys.stderr)
+        return 2
     check_metrics(names, {(r[2], r[3]) for r in rows})
     chosen = (f"the baseline {baseline} (production, named by baseline_run_id; "
               + " and ".join(BUILT_AS[source] for source in sorted(built_with)) + ")")
@@ -195,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         if not database.exists():
             raise GateError(f"{database} does not exist; run make build (or make build-files) first")
         with duckdb.connect(str(database), read_only=True) as connection:
-            return gate(connection, baseline, names, slices)
+            return gate(connection, baseline, names, slices, database)
     except GateError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -10,7 +10,9 @@
     passes with one line saying what it checked. Without baseline_run_id it fails when there is more
     than one run; with it, the comparisons must have that baseline (given to the build, or the smallest
     run id the build took by default), else it fails saying to build with it. `make gate`
-    (scripts/gate.py) is the same check on the published DuckDB file, read-only.
+    (scripts/gate.py) is the same check on the published DuckDB file, read-only. A failed gate is dbt's
+    "FailFast" error ending with the verdict line `gate failed: ...` (the regressions are logged above
+    it), not a compilation error; a wrong var is a compilation error naming it.
 -#}
 {% macro ragmart_gate() -%}
     {%- set baseline = ragmart_setting('baseline_run_id') -%}
@@ -31,7 +33,7 @@
     {%- set runs = run_query(runs_sql).columns[0].values() | list -%}
     {%- if baseline is none -%}
         {%- if runs | length > 1 -%}
-            {{ exceptions.raise_compiler_error("gate failed: baseline_run_id is not set, so the gate does not know which of the "
+            {{ exceptions.raise_fail_fast_error("gate failed: baseline_run_id is not set, so the gate does not know which of the "
                 ~ runs | length ~ " runs (" ~ runs | join(', ') ~ ") is production. Run it with the var the build was given: "
                 ~ "dbt run-operation ragmart_gate --vars '{baseline_run_id: <production run>}'. (The default baseline, the "
                 ~ "smallest run id, is fine for reading, not for a release decision.)") }}
@@ -49,7 +51,7 @@
     {%- set rows = run_query(rows_sql).rows -%}
     {%- set built_as = rows | map(attribute='baseline_source') | reject('equalto', 'comparison_pairs') | unique | list -%}
     {%- if not built_as -%}
-        {{ exceptions.raise_compiler_error("gate failed: the comparisons do not have the baseline " ~ baseline
+        {{ exceptions.raise_fail_fast_error("gate failed: the comparisons do not have the baseline " ~ baseline
             ~ " (the build was given another baseline_run_id, or none). Build with it, then gate: "
             ~ "dbt build --vars '{baseline_run_id: " ~ baseline ~ "}'") }}
     {%- endif -%}
@@ -82,8 +84,11 @@
         ~ (built_as | sort | map('replace', 'baseline_run_id', 'its baseline_run_id')
            | map('replace', 'smallest_run_id', 'the smallest run id, by default') | join(' and ')) ~ ")", info=true) }}
     {%- set what = (checked | unique | list | length) ~ " measure(s), slices " ~ slices | join(' and ') -%}
+    {%- for failure in failures -%}
+        {{ log(failure, info=true) }}
+    {%- endfor -%}
     {%- if failures -%}
-        {{ exceptions.raise_compiler_error(failures | join('\n') ~ '\ngate failed: ' ~ failures | length
+        {{ exceptions.raise_fail_fast_error('gate failed: ' ~ failures | length
             ~ ' significant regression(s) against ' ~ baseline ~ ' after Holm, on ' ~ what) }}
     {%- endif -%}
     {{ log("gate passed: no candidate is significantly worse than " ~ baseline ~ " after Holm on " ~ what, info=true) }}

@@ -133,6 +133,10 @@
         {%- set text = '' if value is none or value is boolean or value is mapping or is_list else (value | string | trim) -%}
         {%- if rule.nullable and value is none -%}
             {%- do result.update({'value': none}) -%}
+        {%- elif value is float -%}
+            {%- do result.update({'problem': 'was read as the number ' ~ value ~ ', not as the run id as written'
+                ~ ' (YAML reads an unquoted 1.10 as 1.1); quote it as written, e.g. ' ~ '{' ~ name ~ ': "1.10"}'
+                ~ ' (make build and make build-files keep it as written)'}) -%}
         {%- elif text == '' -%}
             {%- do result.update({'problem': 'must be a non-empty text (' ~ rule.meaning ~ "), got '" ~ value ~ "'"}) -%}
         {%- else -%}
@@ -151,6 +155,12 @@
                     and (run_id is string or run_id is number) and (run_id | string | trim) != '' -%}
                     {%- do texts.append(run_id | string | trim) -%}
                 {%- endfor -%}
+            {%- endif -%}
+            {%- if pair is iterable and pair is not string and pair is not mapping
+                and (pair | select('float') | list) and not result.problem -%}
+                {%- do result.update({'problem': 'has the run id ' ~ (pair | select('float') | first)
+                    ~ ' read as a number, not as written (YAML reads an unquoted 1.10 as 1.1); quote the run ids,'
+                    ~ ' e.g. [["1.10", "1.2"]] (make build and make build-files keep them as written)'}) -%}
             {%- endif -%}
             {%- if (texts | length) != 2 and not result.problem -%}
                 {%- do result.update({'problem': 'must be a list of [baseline, candidate] pairs of run ids'
