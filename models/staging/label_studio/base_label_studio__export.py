@@ -28,10 +28,12 @@ itself; anything else (several choices, several results of one control) is its c
 staging models (stg_label_studio__*) turn the fields into the 0005 rows of each family.
 
 A CSV record with another number of fields than the header has no fields: its raw text is kept
-(`malformed_record`) and the row is quarantined. A file that is not valid UTF-8 JSON or CSV, or a
-file named for a family in another format, stops the build naming the file.
+(`malformed_record`) and the row is quarantined. A file that is not valid UTF-8 JSON or CSV (a
+workbook, Parquet, gzip or other binary data is named as such), or a file named for a family in
+another format, stops the build naming the file.
 """
 
+import codecs
 import csv
 import io
 import json
@@ -203,9 +205,33 @@ def _csv_records(text, file_name):
             yield dict(zip(names, fields)), None
 
 
+def _check_content(path):
+    """Stops on an export whose content is not the JSON or CSV text its name says, naming its real
+    format: an Excel workbook or another ZIP archive, a Parquet or gzip file, or other binary data (a
+    NUL byte in its first 64 KB, which text holds only as UTF-16, read by its byte-order mark)."""
+    name = os.path.basename(path)
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    again = "export it from Label Studio again as JSON, JSON_MIN, CSV or TSV"
+    if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"xl/" in head):
+        problem = "an Excel workbook (XLSX), not JSON or CSV: save it as CSV (File > Save as > CSV UTF-8), or " + again
+    elif head.startswith(b"PK\x03\x04"):
+        problem = "a ZIP archive, not JSON or CSV: unpack it and put the export it holds in the folder instead"
+    elif head.startswith(b"PAR1"):
+        problem = "a Parquet file, not JSON or CSV: " + again
+    elif head.startswith(b"\x1f\x8b"):
+        problem = "gzip-compressed: unpack it and put the unpacked file in the folder instead"
+    elif b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        problem = f"binary data, not JSON or CSV text (a NUL byte at byte {head.index(0) + 1}): " + again
+    else:
+        return
+    raise LabelStudioExportError(f"{name} is {problem}")
+
+
 def _read_file(path, family, file_index):
     file_name = os.path.basename(path)
     items = Items(family, file_index, file_name)
+    _check_content(path)
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
             text = handle.read()

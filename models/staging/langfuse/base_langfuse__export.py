@@ -19,7 +19,9 @@ as their text (numbers as written, objects and arrays as compact JSON, timestamp
 writes them in CSV, `YYYY-MM-DD HH:MM:SS.ffffff` in UTC), CSV cells as they are (an empty cell is
 null). `source_file` is the file's path under the project folder (`scores/2026-11-20T10-00.jsonl`)
 and `source_row` its 1-based data row (CSV), line (JSONL) or position (JSON, Parquet);
-`file_index` numbers the files of the project by table and name.
+`file_index` numbers the files of the project by table and name. A CSV or JSON file whose content
+is another format (a workbook, Parquet, gzip without .gz, other binary data) stops the build naming
+the file and its real format.
 
 The texts the staging models read are resolved here: `input_text` and `output_text` are the input
 and output as a text (a value that is a JSON string is that string; other JSON stays as given
@@ -31,12 +33,14 @@ is one item), `language` the `language` of the metadata, `metadata_annotator_id`
 each id and turn the scores into the 0005 rows of grounding and generation.
 """
 
+import codecs
 import csv
 import datetime
 import gzip
 import io
 import json
 import os
+import re
 import tempfile
 
 COLUMNS = [
@@ -151,6 +155,40 @@ def _metadata(value, key):
 def _open_text(path):
     raw = gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
     return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+
+
+def _check_content(path, name):
+    """Stops on a CSV or JSON file (`name`: its path under the project folder) whose content is not
+    what its name says, naming its real format: an Excel workbook or another ZIP archive, a Parquet
+    file, gzip without .gz in its name (or .gz without gzip), or other binary data (a NUL byte in its
+    first 64 KB, which text holds only as UTF-16, read by its byte-order mark)."""
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    named_gzip, is_gzip = name.lower().endswith(".gz"), head.startswith(b"\x1f\x8b")
+    if named_gzip and is_gzip:
+        try:
+            with gzip.open(path, "rb") as handle:
+                head = handle.read(1 << 16)
+        except (OSError, EOFError) as error:
+            raise LangfuseExportError(f"{name}: the file cannot be read as gzip ({error})") from None
+    stem = re.sub(r"\.(csv|jsonl|json)(\.gz)?$", "", name, flags=re.IGNORECASE)
+    if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"xl/" in head):
+        problem = ("an Excel workbook (XLSX), not CSV or JSON: save it as CSV (File > Save as > CSV UTF-8), or put"
+                   " the file Langfuse wrote in its place")
+    elif head.startswith(b"PK\x03\x04"):
+        problem = "a ZIP archive, not CSV or JSON: unpack it and put the files Langfuse wrote in its place"
+    elif head.startswith(b"PAR1"):
+        problem = f"a Parquet file, not CSV or JSON: rename it to {stem}.parquet"
+    elif head.startswith(b"\x1f\x8b"):
+        problem = f"gzip-compressed, but its name does not end in .gz: rename it to {name.split('/')[-1]}.gz"
+    elif b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        problem = (f"binary data, not CSV or JSON text (a NUL byte at byte {head.index(0) + 1}): put the file"
+                   " Langfuse wrote in its place")
+    elif named_gzip and not is_gzip:
+        problem = f"not gzip-compressed, though its name ends in .gz: rename it to {name.split('/')[-1][:-3]}"
+    else:
+        return
+    raise LangfuseExportError(f"{name} is {problem}")
 
 
 def _records(session, path):
@@ -287,6 +325,8 @@ def model(dbt, session):
                                     + ["" for _ in COLUMNS[6:]])
                     if not is_listed:
                         continue
+                    if not name.lower().endswith(".parquet"):
+                        _check_content(os.path.join(table_folder, name), relative)
                     for source_row, record in _records(session, os.path.join(table_folder, name)):
                         if not isinstance(record, dict):
                             raise LangfuseExportError(f"{relative}: row {source_row} is not an object")

@@ -38,8 +38,9 @@ with its row number and the good ones load. Parquet files: each column is
 rendered as text by its meaning (booleans `true`/`false`, whole numbers without a fraction, times
 as ISO 8601, `Z` for zoned times).
 
-A file that cannot be read, is not valid in the declared encoding, or has two columns of one
-name stops the build with a message that names the file (and the column).
+A file that cannot be read, is not what its name says (a workbook, Parquet or gzip named .csv,
+other binary data: _check_content), is not valid in the declared encoding, or has two columns of
+one name stops the build with a message that names the file (and the column, or its real format).
 """
 
 import codecs
@@ -138,6 +139,41 @@ def _count_outside_quotes(line, character):
     return count
 
 
+def _check_content(path):
+    """Stops on a CSV file whose content is not what its name says, naming its real format, before any
+    byte is decoded (so a binary file never gets an encoding's advice): an Excel workbook or another
+    ZIP archive, a Parquet file, gzip without .gz in its name (or .gz without gzip), or other binary
+    data: a NUL byte in its first 64 KB, which text holds only as UTF-16, read by its byte-order mark."""
+    name = os.path.basename(path)
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    named_gzip, is_gzip = name.lower().endswith(".gz"), head.startswith(b"\x1f\x8b")
+    if named_gzip and is_gzip:
+        try:
+            with gzip.open(path, "rb") as handle:
+                head = handle.read(1 << 16)
+        except (OSError, EOFError) as error:
+            raise ExportFileError(f"{name}: the file cannot be read as gzip ({error})") from None
+    stem = re.sub(r"\.(csv|tsv|txt)(\.gz)?$", "", name, flags=re.IGNORECASE)
+    if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"xl/" in head):
+        problem = ("an Excel workbook (XLSX), not CSV: save it as CSV (File > Save as > CSV UTF-8), or move it"
+                   " out of the folder")
+    elif head.startswith(b"PK\x03\x04"):
+        problem = "a ZIP archive, not CSV: unpack it and put its CSV files in the folder instead"
+    elif head.startswith(b"PAR1"):
+        problem = f"a Parquet file, not CSV: rename it to {stem}.parquet"
+    elif head.startswith(b"\x1f\x8b"):
+        problem = f"gzip-compressed, but its name does not end in .gz: rename it to {name}.gz"
+    elif b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        problem = (f"binary data, not CSV text (a NUL byte at byte {head.index(0) + 1}): export it again as CSV"
+                   " (CSV UTF-8); a UTF-16 text file needs its byte-order mark, which Excel's Unicode text has")
+    elif named_gzip and not is_gzip:
+        problem = f"not gzip-compressed, though its name ends in .gz: rename it to {name[:-3]}"
+    else:
+        return
+    raise ExportFileError(f"{name} is {problem}")
+
+
 def _is_utf8(path):
     """Whether the whole file is valid UTF-8 (read in blocks; a character split between two blocks is
     decoded whole)."""
@@ -171,6 +207,9 @@ def _decode(data, encoding, file_name, final=True):
         text = codecs.getincrementaldecoder(encoding)().decode(data, final=final)
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
+        if b"\x00" in data:  # binary data past the first block (_check_content): no encoding reads it
+            raise ExportFileError(f"{file_name} is binary data, not CSV text (a NUL byte at byte"
+                                  f" {data.index(0) + 1}): export it again as CSV (CSV UTF-8)") from None
         raise ExportFileError(
             f"{file_name}: line {line} is not valid {encoding} (byte {error.start + 1} of the file);"
             " a file that is not UTF-8 is read in the encoding of the var input_encoding: set it to windows-1252"
@@ -312,6 +351,7 @@ def _reread_csv(path, columns, delimiter, encoding, skip, work_dir, file_index):
 
 def _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter, work_dir):
     file_name = os.path.basename(path)
+    _check_content(path)
     encoding, delimiter, skip, columns = _read_header(path, encoding, forced_delimiter)
     options = _csv_options(columns, delimiter, encoding, skip)
     table = f"ragmart_file_{file_index}"

@@ -20,7 +20,8 @@ or `.csv` as pandas writes them: `spans*` (spans.get_spans_dataframe), `span_ann
 annotations with the span's id: it has no client reader for them) and optional
 `trace_annotations*`. Struct columns may be Parquet structs, JSON text or Python-literal text
 (pandas' CSV of a dict); pandas' CSV repeats the index `context.span_id` as a column, which is no
-duplicate-column error here.
+duplicate-column error here. A CSV frame whose content is another format (a workbook, Parquet,
+gzip, other binary data) stops the build naming the file and its real format.
 
 One row per span, per retrieved document of a span, and per annotation, every value as text
 (`row_kind`: `span`, `document`, `annotation`), with where it came from: `source_file` (the
@@ -32,6 +33,7 @@ into the 0005 rows of each family.
 """
 
 import ast
+import codecs
 import csv
 import datetime
 import json
@@ -463,6 +465,30 @@ def _database_rows(database, project):
 # --------------------------------------------------------------------------- the frames
 
 
+def _check_content(path):
+    """Stops on a CSV frame whose content is not CSV text, naming its real format: an Excel workbook or
+    another ZIP archive, a Parquet or gzip file, or other binary data (a NUL byte in its first 64 KB,
+    which text holds only as UTF-16, read by its byte-order mark)."""
+    name = os.path.basename(path)
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"xl/" in head):
+        problem = ("an Excel workbook (XLSX), not CSV: save it as CSV (File > Save as > CSV UTF-8), or write the"
+                   " frame again with pandas (to_parquet or to_csv)")
+    elif head.startswith(b"PK\x03\x04"):
+        problem = "a ZIP archive, not CSV: unpack it and put the frames it holds in the folder instead"
+    elif head.startswith(b"PAR1"):
+        problem = f"a Parquet file, not CSV: rename it to {name[:-4]}.parquet"
+    elif head.startswith(b"\x1f\x8b"):
+        problem = "gzip-compressed: unpack it and put the unpacked file in the folder instead"
+    elif b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        problem = (f"binary data, not CSV text (a NUL byte at byte {head.index(0) + 1}): write the frame again with"
+                   " pandas (to_parquet or to_csv)")
+    else:
+        return
+    raise PhoenixExportError(f"{name} is {problem}")
+
+
 def _frame_records(session, path):
     """The rows of a frame file as dicts by column name (struct values as Python objects for Parquet;
     text for CSV, where a repeated column name keeps its first value)."""
@@ -475,6 +501,7 @@ def _frame_records(session, path):
         except Exception as error:  # noqa: BLE001
             raise PhoenixExportError(f"{file_name}: the file cannot be read as Parquet"
                                      f" ({str(error).splitlines()[0]})") from None
+    _check_content(path)
     with open(path, newline="", encoding="utf-8-sig") as handle:
         reader = csv.reader(handle)
         try:
