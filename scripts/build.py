@@ -180,6 +180,59 @@ def resolve_input(path: str, relative_to: str | os.PathLike | None = None) -> Pa
     return folder
 
 
+def check_input_folder(folder: Path, variables: dict) -> None:
+    """Before dbt starts (files mode): lists the symbolic links under the folder that the build follows
+    and stops on one whose target lies outside it (unless the var allow_outside_links is true), and
+    stops when the folder holds nothing the input_format reads (with Phoenix's database named by
+    PHOENIX_SQL_DATABASE_URL the folder may be empty). The readers check the same in plain dbt."""
+    allow_outside = str(variables.get("allow_outside_links", False)).strip().lower() in ("true", "1")
+    root = folder.resolve()
+    for where, folders, files in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for link in sorted(Path(where) / name for name in folders + files if not name.startswith(".")):
+            if not link.is_symlink():
+                continue
+            target = link.resolve()
+            if not target.is_relative_to(root) and not allow_outside:
+                raise BuildError(f"{link.relative_to(folder)} in the input folder {folder} is a symbolic link to"
+                                 f" {target}, outside the folder: copy the file into the folder, or let the build"
+                                 " follow links out of it with VARS='{allow_outside_links: true}'")
+            print(f"input folder: following the symbolic link {link.relative_to(folder)} -> {target}", flush=True)
+    if phoenix_database(variables):
+        return
+    # what each input_format reads: files named (any case) with one of the starts and one of the endings
+    # (Langfuse: a project folder), and what the message says the folder should hold
+    exports = ("retrieval", "grounding", "generation")
+    frames = ("spans", "span_annotations", "document_annotations", "trace_annotations")
+    reads = {
+        "native": ([(exports, (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".parquet"))],
+                   "retrieval*, grounding* and generation* files (.csv, .tsv, .txt, also .gz, or .parquet)"),
+        "label_studio": ([(exports, (".json", ".csv", ".tsv", ".txt"))],
+                         "Label Studio's exports named retrieval*, grounding* and generation* (.json, .csv, .tsv, .txt)"),
+        "phoenix": ([("", (".db",)), (frames, (".parquet", ".csv"))],
+                    "Phoenix's SQLite database (*.db) or its frames (spans* and span_annotations*,"
+                    " document_annotations* or trace_annotations*; .parquet or .csv)"),
+        "langfuse": ([], "Langfuse's export: a project folder (<project-id>/) with scores/ and observations_v2/"),
+    }
+
+    def is_read(entry: Path, name: str) -> bool:
+        if name == "langfuse":
+            return entry.is_dir() and any((entry / table).is_dir() for table in
+                                          ("scores", "observations_v2", "observations", "traces", "manifests"))
+        lower = entry.name.lower()
+        return entry.is_file() and any(lower.startswith(starts) and lower.endswith(endings)
+                                       for starts, endings in reads[name][0])
+
+    given = variables.get("input_format") or "native"
+    formats = sorted({(given.get(name) or "native") for name in exports} if isinstance(given, dict) else {given})
+    entries = [entry for entry in folder.iterdir() if not entry.name.startswith(".")]
+    known = [name for name in formats if name in reads]
+    if known and not any(is_read(entry, name) for name in known for entry in entries):
+        expected = "; or ".join(reads[name][1] for name in known)
+        raise BuildError(f"the input folder {folder} holds no file the build reads for input_format"
+                         f" {', '.join(known)}: it expects {expected}. Give the folder that holds them (INPUT=folder)")
+
+
 def build_vars(variables: dict, input_folder: Path | None, files_mode: bool | None = None) -> dict:
     """The vars for dbt: the given ones, plus input_mode files and input_path in files mode (files mode
     without a folder: Phoenix's database alone)."""
@@ -464,7 +517,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         epilog="Arguments after -- go to `dbt build` as they are.\n"
         "Exit code: 0 published; dbt's code (or 1) when the build failed and the published database is\n"
         "unchanged; 2 for a usage error (bad --vars or a var the project does not declare, missing input\n"
-        "folder, a seed that is not comma-separated, no dbt).",
+        "folder or one with nothing to read or a link out of it, a seed that is not comma-separated, no dbt).",
     )
     parser.add_argument("--vars", default="{}", metavar="YAML",
                         help="dbt vars as a YAML mapping, e.g. '{constraint_policy: repair}' (default: {})")
@@ -492,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
         folder = resolve_input(args.input, args.relative_to) if args.input and not database_alone else None
         if phoenix_database(variables):
             os.environ[PHOENIX_URL] = absolute_sqlite_url(os.environ[PHOENIX_URL], args.relative_to)
+        if folder is not None:
+            check_input_folder(folder, variables)
         files_mode = args.input is not None
         command = dbt_command(find_dbt(), build_vars(variables, folder, files_mode), files_mode, args.dbt_args)
         dbs = databases()

@@ -1,6 +1,13 @@
 """Inputs named for what they are (files mode, docs/rules.md "Real exports"): a file whose content is
-not what its name says stops the build with a message that names the file, its real format and
-what to do. Without dbt: each reader's content check (the native reader and the three tool readers).
+not what its name says, a symbolic link out of the input folder and a folder without anything to
+read stop the build with a message that names the file, the link or the folder, and what to do.
+
+Without dbt: each reader's content check (the native reader and the three tool readers), the native
+reader's link check and scripts/build.py's pre-check before dbt starts (the links it follows and an
+empty folder, exit 2). With dbt, on one copy of the project and a folder of a few rows, two calls
+with the same vars (one parse): a workbook saved as generation_annotations.csv beside a link within
+the folder (read under input_encoding windows-1252: never the encoding's advice), and a link out of
+the folder.
 """
 
 from __future__ import annotations
@@ -8,12 +15,16 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
+import json
+import shutil
 import zipfile
 from pathlib import Path
 
+import build  # scripts/build.py, on pytest's pythonpath
 import duckdb
 import pytest
 from kit.adapters import reader_module
+from kit.builds import PROJECT, prepare_project, run_dbt
 
 NATIVE = "models/staging/native/base_native__export_files.py"
 CSV_TEXT = b"record_uuid,annotator_id\nr1,a.b\n"
@@ -124,3 +135,187 @@ def test_the_tool_readers_name_the_real_format(tmp_path):
         phoenix._frame_records(duckdb.connect(), str(tmp_path / "spans.csv"))
     assert str(stopped.value) == "spans.csv is a Parquet file, not CSV: rename it to spans.parquet"
 
+
+# --------------------------------------------------------------------------- symbolic links
+
+
+def _linked_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """An input folder with a link within it (retrieval_annotations.csv -> data/retrieval.csv) and a
+    link out of it (annotators.csv -> ../elsewhere/annotators.csv); the folder and the outside target."""
+    folder, elsewhere = tmp_path / "export", tmp_path / "elsewhere"
+    (folder / "data").mkdir(parents=True)
+    elsewhere.mkdir()
+    (folder / "data" / "retrieval.csv").write_bytes(CSV_TEXT)
+    (folder / "retrieval_annotations.csv").symlink_to(Path("data") / "retrieval.csv")
+    (elsewhere / "annotators.csv").write_text("annotator_id\na.b\n", encoding="utf-8")
+    (folder / "annotators.csv").symlink_to(elsewhere / "annotators.csv")
+    return folder, elsewhere / "annotators.csv"
+
+
+def test_a_link_out_of_the_folder_stops_the_reader_unless_allowed(tmp_path):
+    reader = reader_module(NATIVE)
+    folder, outside = _linked_folder(tmp_path)
+    with pytest.raises(reader.ExportFileError) as stopped:
+        reader._followed_links(str(folder), False)
+    assert str(stopped.value) == (
+        f"annotators.csv in input_path '{folder}' is a symbolic link to {outside.resolve()}, outside the folder: copy"
+        " the file into the folder, or let the build follow links out of it with the var allow_outside_links,"
+        " e.g. --vars '{allow_outside_links: true}'")
+    inside = (folder / "data" / "retrieval.csv").resolve()
+    assert reader._followed_links(str(folder), True) == [("annotators.csv", str(outside.resolve())),
+                                                        ("retrieval_annotations.csv", str(inside))]
+    (folder / "annotators.csv").unlink()
+    assert reader._followed_links(str(folder), False) == [("retrieval_annotations.csv", str(inside))]
+    for value, expected in [("True", True), ("false", False), ("1", True), ("", False)]:
+        assert reader._switch(value, "allow_outside_links") is expected
+    with pytest.raises(reader.ExportFileError, match="var allow_outside_links must be true or false, got 'yes'"):
+        reader._switch("yes", "allow_outside_links")
+
+
+def test_the_build_script_lists_the_links_and_stops_on_one_out_of_the_folder(tmp_path, capsys, monkeypatch):
+    """scripts/build.py before dbt starts: exit 2 with the link and its target; with
+    allow_outside_links each link it follows is listed (and dbt would start)."""
+    folder, outside = _linked_folder(tmp_path)
+    started = []
+    monkeypatch.setattr(build, "publish", lambda dbs, command: started.append(command) or 0)
+    assert build.main(["--input", str(folder)]) == 2 and not started
+    assert capsys.readouterr().err == (
+        f"error: annotators.csv in the input folder {folder} is a symbolic link to {outside.resolve()}, outside the"
+        " folder: copy the file into the folder, or let the build follow links out of it with"
+        " VARS='{allow_outside_links: true}'\n")
+    assert build.main(["--input", str(folder), "--vars", "{allow_outside_links: true}"]) == 0 and started
+    inside = (folder / "data" / "retrieval.csv").resolve()
+    assert capsys.readouterr().out.splitlines() == [
+        f"input folder: following the symbolic link annotators.csv -> {outside.resolve()}",
+        f"input folder: following the symbolic link retrieval_annotations.csv -> {inside}"]
+
+
+# --------------------------------------------------------------------------- a folder without anything to read
+
+
+@pytest.mark.parametrize("files, variables, expects", [
+    ([], {}, "input_format native: it expects retrieval*, grounding* and generation* files (.csv, .tsv, .txt,"
+             " also .gz, or .parquet)"),
+    (["annotators.csv", "records.csv", "retrieval.xlsx", "notes.txt"], {}, "input_format native: it expects"),
+    (["retrieval.parquet.txt.bak"], {"input_format": "label_studio"},
+     "input_format label_studio: it expects Label Studio's exports named retrieval*, grounding* and generation*"),
+    (["spans.json"], {"input_format": "phoenix"},
+     "input_format phoenix: it expects Phoenix's SQLite database (*.db) or its frames"),
+    (["scores/"], {"input_format": "langfuse"},
+     "input_format langfuse: it expects Langfuse's export: a project folder (<project-id>/) with scores/"),
+    ([], {"input_format": {"retrieval": "label_studio", "grounding": "langfuse"}},
+     "input_format label_studio, langfuse, native: it expects Label Studio's exports"),
+])
+def test_a_folder_without_a_file_to_read_stops_before_dbt(tmp_path, capsys, monkeypatch, files, variables, expects):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    for name in files:
+        (folder / name).mkdir() if name.endswith("/") else (folder / name).write_text("x\n", encoding="utf-8")
+    monkeypatch.setattr(build, "publish", lambda dbs, command: pytest.fail("dbt started"))
+    assert build.main(["--input", str(folder), "--vars", json.dumps(variables)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: the input folder {folder} holds no file the build reads for {expects}"), err
+    assert err.rstrip().endswith("Give the folder that holds them (INPUT=folder)"), err
+
+
+@pytest.mark.parametrize("files, variables", [
+    (["Retrieval_week1.CSV"], {}),
+    (["generation_2026-11-27.csv.gz"], {}),
+    (["grounding.parquet"], {"input_format": {"retrieval": "langfuse"}}),
+    (["retrieval_snapshot.json"], {"input_format": "label_studio"}),
+    (["phoenix.db"], {"input_format": "phoenix"}),
+    (["span_annotations.csv"], {"input_format": "phoenix"}),
+    (["0a1b/observations_v2/"], {"input_format": "langfuse"}),
+])
+def test_a_folder_with_a_file_to_read_goes_on_to_dbt(tmp_path, monkeypatch, files, variables):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    for name in files:
+        (folder / name).mkdir(parents=True) if name.endswith("/") else (folder / name).write_text("x\n")
+    started = []
+    monkeypatch.setattr(build, "publish", lambda dbs, command: started.append(command) or 0)
+    assert build.main(["--input", str(folder), "--vars", json.dumps(variables)]) == 0 and started
+
+
+def test_phoenix_database_read_in_place_needs_no_file(tmp_path, monkeypatch):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    monkeypatch.setenv("PHOENIX_SQL_DATABASE_URL", "postgresql://user:secret@localhost:5432/phoenix")
+    monkeypatch.setattr(build, "publish", lambda dbs, command: 0)
+    assert build.main(["--input", str(folder), "--vars", "{input_format: phoenix}"]) == 0
+
+
+# --------------------------------------------------------------------------- dbt on a folder of a few rows
+
+# the vars of every dbt call here (one parse): a relative input_path, the folder `export` beside the
+# project; windows-1252, under which a workbook named .csv was once decoded as text
+VARS = {"input_mode": "files", "input_path": "export", "input_encoding": "windows-1252",
+        "allow_empty_exports": ["retrieval", "grounding"]}
+# the languages of the generation rows: three French and a Spanish row beside the accepted de and en
+LANGUAGES = ["de", "fr", "en", " fr ", "es", "de", "fr", "en"]
+
+
+def _header(name: str) -> str:
+    return (PROJECT / "seeds" / name).read_text(encoding="utf-8").splitlines()[0] + "\n"
+
+
+def _export(folder: Path, generation: bytes | None = None) -> Path:
+    """Header-only retrieval and grounding exports, an annotators file, and a generation export with
+    a row per LANGUAGES entry (`generation` instead: that content)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    for name in ("retrieval_annotations.csv", "grounding_annotations.csv"):
+        (folder / name).write_text(_header(name), encoding="utf-8")
+    (folder / "annotators.csv").write_text("annotator_id,annotator_kind,role,display_name\n"
+                                           "a.schaefer,HUMAN,annotator,Anna\n", encoding="utf-8")
+    if generation is None:
+        rows = [f"00000000-0000-4000-8000-{n:012d},a.schaefer,generation,{language},2026-11-2{n % 7}T10:00:00Z,"
+                f"Frage {n},Antwort {n},TRUE,TRUE,TRUE,FALSE,FALSE,\n" for n, language in enumerate(LANGUAGES, 1)]
+        generation = (_header("generation_annotations.csv") + "".join(rows)).encode("utf-8")
+    (folder / "generation_annotations.csv").write_bytes(generation)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def dbt_calls(tmp_path_factory):
+    """What dbt printed in each call, all on one copy of the project."""
+    root = tmp_path_factory.mktemp("input_files")
+    project = prepare_project(root, None)
+    variables = ["--vars", json.dumps(VARS)]
+
+    def dbt(args):
+        result = run_dbt(project, args + variables, env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+        return result.returncode, result.stdout + result.stderr
+
+    out = {}
+    folder = _export(root / "export", _workbook())
+    (folder / "data").mkdir()
+    (folder / "data" / "records.csv").write_text(_header("records.csv"), encoding="utf-8")
+    (folder / "records.csv").symlink_to(Path("data") / "records.csv")
+    out["workbook"] = dbt(["run", "--select", "base_native__export_files"])
+    (root / "elsewhere.csv").write_text(_header("records.csv"), encoding="utf-8")
+    (folder / "records_2.csv").symlink_to(root / "elsewhere.csv")
+    out["outside"] = dbt(["run", "--select", "base_native__export_files"])
+    return root, out
+
+
+@pytest.mark.slow
+def test_a_workbook_named_csv_stops_dbt_and_links_within_the_folder_are_listed(dbt_calls):
+    root, out = dbt_calls
+    code, text = out["workbook"]
+    assert code != 0, text[-3000:]
+    assert ("generation_annotations.csv is an Excel workbook (XLSX), not CSV: save it as CSV (File > Save as > CSV"
+            " UTF-8), or move it out of the folder") in text, text[-3000:]
+    assert "set it to windows-1252" not in text and "is not valid" not in text
+    target = (root / "export" / "data" / "records.csv").resolve()
+    assert f"ragmart: input_path: followed the symbolic link records.csv -> {target}" in text
+
+
+@pytest.mark.slow
+def test_a_link_out_of_the_folder_stops_plain_dbt(dbt_calls):
+    root, out = dbt_calls
+    code, text = out["outside"]
+    assert code != 0, text[-3000:]
+    assert (f"records_2.csv in input_path '{root / 'export'}' is a symbolic link to {(root / 'elsewhere.csv').resolve()},"
+            " outside the folder") in " ".join(text.split()), text[-3000:]
+    assert "allow_outside_links" in text

@@ -40,6 +40,7 @@
         'fail_on_rejected': {'kind': 'switch'},
         'fail_on_unknown_annotators': {'kind': 'switch'},
         'require_annotators': {'kind': 'switch'},
+        'allow_outside_links': {'kind': 'switch'},
         'max_rejected_share': {'kind': 'number', 'min': 0, 'max': 1, 'meaning': "a share of an export's rows"},
         'comparison_alpha': {'kind': 'number', 'min': 0, 'max': 1, 'meaning': 'the level of the Holm test'},
         'max_permutation_rows': {'kind': 'number', 'min': 0},

@@ -86,6 +86,37 @@ def _setting(value):
     return str(value)
 
 
+def _switch(value, name):
+    """A switch var as handed over (true, false, 1 or 0, any case; empty: false)."""
+    text = (_setting(value) or "false").strip().lower()
+    if text not in ("true", "false", "1", "0"):
+        raise ExportFileError(f"var {name} must be true or false, got '{value}'")
+    return text in ("true", "1")
+
+
+def _followed_links(folder, allow_outside):
+    """(link, target) of every symbolic link under the folder (hidden entries aside), the target
+    resolved; a link whose target lies outside the folder stops the build unless the var
+    allow_outside_links is true. Every files-mode build runs this model, so the check covers the
+    tool readers too, which read the same folder."""
+    root = os.path.realpath(folder)
+    links = []
+    for where, folders, files in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(folders + [name for name in files if not name.startswith(".")]):
+            link = os.path.join(where, name)
+            if not os.path.islink(link):
+                continue
+            target, shown = os.path.realpath(link), os.path.relpath(link, folder)
+            if os.path.commonpath([root, target]) != root and not allow_outside:
+                raise ExportFileError(
+                    f"{shown} in input_path '{folder}' is a symbolic link to {target}, outside the folder: copy"
+                    " the file into the folder, or let the build follow links out of it with the var"
+                    " allow_outside_links, e.g. --vars '" + chr(123) + "allow_outside_links: true" + chr(125) + "'")
+            links.append((shown, target))
+    return links
+
+
 def _find_files(folder, inputs):
     """The files of each of `inputs`, by name; a file named for one of them in a format ragmart cannot
     read stops the build."""
@@ -478,6 +509,7 @@ def model(dbt, session):
     forced_delimiter = _setting(dbt.config.get("csv_delimiter"))
     families = native_families(dbt.config.get("input_format"))
     allowed_empty = _listed(dbt.config.get("allow_empty_exports"))
+    allow_outside = _switch(dbt.config.get("allow_outside_links"), "allow_outside_links")
     if folder is None and not families:  # no native family and no folder: Phoenix's database alone (base_phoenix__export)
         return _no_rows(session)
     if folder is None:
@@ -496,6 +528,8 @@ def model(dbt, session):
     # a tool's own export (another input_format) is read by its own models; here the exports of
     # the native families, and the annotators and records files beside every format
     inputs = families + ["annotators", "records"]
+    for link, target in _followed_links(folder, allow_outside):
+        print(f"ragmart: input_path: followed the symbolic link {link} -> {target}", flush=True)
     found, ignored = _find_files(folder, inputs)
     missing = [f"{name}*" for name in families if not found[name]]
     if missing:
