@@ -21,8 +21,8 @@ Four `dbt build`s on the project's own sample:
    the share guard fails the build with the per-reason message, the exports over the limit marked.
 
 The expected summary lines are computed here from ``int_annotations__row_status`` (split reason
-sets, count, format) and, for an ``invalid_boolean`` code, its most frequent values from the
-quarantine's original values, not read from the macro.
+sets, count, format) and, for an ``invalid_boolean`` or ``invalid_language`` code, its most frequent
+values from the quarantine's original values, not read from the macro.
 """
 
 from __future__ import annotations
@@ -82,11 +82,13 @@ def expected_lines(db: Path, tasks: list[str], max_share: float | None = None) -
         quarantined = [dict(zip(names, row)) for row in cursor.fetchall()]
 
     def values(task: str, code: str) -> str:
-        """An invalid_boolean code's most frequent values as given (at most three), from the quarantine."""
-        if not code.startswith("invalid_boolean:"):
+        """An invalid_boolean code's most frequent values as given, or an invalid_language code's languages
+        (trimmed), at most three, from the quarantine."""
+        if not code.startswith("invalid_boolean:") and code != "invalid_language":
             return ""
-        label = code.split(":", 1)[1]
-        found = Counter(r[label] for r in quarantined if r["task"] == task and code in r["reasons"].split(";"))
+        column = "language" if code == "invalid_language" else code.split(":", 1)[1]
+        found = Counter(r[column].strip() if code == "invalid_language" else r[column]
+                        for r in quarantined if r["task"] == task and code in r["reasons"].split(";"))
         top = sorted(found.items(), key=lambda item: (-item[1], item[0]))[:3]
         return " (" + ", ".join(f"'{value}' {n:,}" for value, n in top) + ")"
 

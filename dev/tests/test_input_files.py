@@ -1,13 +1,15 @@
 """Inputs named for what they are (files mode, docs/rules.md "Real exports"): a file whose content is
-not what its name says, a symbolic link out of the input folder and a folder without anything to
-read stop the build with a message that names the file, the link or the folder, and what to do.
+not what its name says, a symbolic link out of the input folder, a folder without anything to read,
+and a language the var accepted_languages does not list stop the build with a message that names
+the file, the link, the folder or the var, and what to do.
 
 Without dbt: each reader's content check (the native reader and the three tool readers), the native
 reader's link check and scripts/build.py's pre-check before dbt starts (the links it follows and an
-empty folder, exit 2). With dbt, on one copy of the project and a folder of a few rows, two calls
+empty folder, exit 2). With dbt, on one copy of the project and a folder of a few rows, three calls
 with the same vars (one parse): a workbook saved as generation_annotations.csv beside a link within
-the folder (read under input_encoding windows-1252: never the encoding's advice), and a link out of
-the folder.
+the folder (read under input_encoding windows-1252: never the encoding's advice), a link out of the
+folder, and a generation export with rows in French and Spanish, whose guards name accepted_languages
+with the languages seen (counted here from the rows written).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import io
 import json
 import shutil
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 import build  # scripts/build.py, on pytest's pythonpath
@@ -296,6 +299,10 @@ def dbt_calls(tmp_path_factory):
     (root / "elsewhere.csv").write_text(_header("records.csv"), encoding="utf-8")
     (folder / "records_2.csv").symlink_to(root / "elsewhere.csv")
     out["outside"] = dbt(["run", "--select", "base_native__export_files"])
+    _export(folder)
+    out["languages_run"] = dbt(["run", "--select", "+rejected_annotations"])
+    out["languages"] = dbt(["test", "--select", "assert_rejected_share_within_limit",
+                            "assert_no_annotation_rows_rejected"])
     return root, out
 
 
@@ -319,3 +326,27 @@ def test_a_link_out_of_the_folder_stops_plain_dbt(dbt_calls):
     assert (f"records_2.csv in input_path '{root / 'export'}' is a symbolic link to {(root / 'elsewhere.csv').resolve()},"
             " outside the folder") in " ".join(text.split()), text[-3000:]
     assert "allow_outside_links" in text
+
+
+@pytest.mark.slow
+def test_invalid_languages_name_the_var_and_the_languages_seen(dbt_calls):
+    """The share guard fails and the rejection guard warns, each naming accepted_languages with the
+    languages of the rejected rows (counted here from LANGUAGES) and how to list them."""
+    _, out = dbt_calls
+    code, text = out["languages_run"]
+    assert code == 0, text[-3000:]
+    code, text = out["languages"]
+    assert code != 0, text[-3000:]
+    seen = Counter(language.strip() for language in LANGUAGES if language.strip() not in ("de", "en"))
+    ordered = sorted(seen.items(), key=lambda item: (-item[1], item[0]))
+    n = sum(seen.values())
+    codes = f": invalid_language {n} (" + ", ".join(f"'{language}' {k}" for language, k in ordered) + ")"
+    share = f"generation: {n} of {len(LANGUAGES)} rows rejected ({100 * n / len(LANGUAGES):.1f} %"
+    hint = ("invalid_language: the row's language is not one of the var accepted_languages [de, en]; to accept the"
+            " languages seen, list them there, e.g. --vars '{accepted_languages: [de, en, "
+            + ", ".join(language for language, _ in ordered) + "]}'")
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines.count(share + ", over the limit of 10.0 %)" + codes) == 1, text[-4000:]   # the failing share guard
+    assert lines.count(share + ")" + codes) == 1, text[-4000:]                              # the warning
+    assert lines.count(hint) == 2, text[-4000:]
+    assert "ragmart: too many rows rejected in generation" in text

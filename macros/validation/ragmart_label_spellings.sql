@@ -10,9 +10,11 @@
 {%- endmacro %}
 
 {#-
-    The most frequent values behind each `invalid_boolean:<label>` code of the rejected rows
-    (`rejected`: the rejected_annotations relation, which keeps every value as given), at most three
-    per code, as a dict `<task>:<code>` -> `'unrelated' 272, 'relevant' 229`. Empty outside execution.
+    The most frequent values behind each `invalid_boolean:<label>` and `invalid_language` code of the
+    rejected rows (`rejected`: the rejected_annotations relation, which keeps every value as given;
+    a language trimmed, as it is checked), at most three per code, as a dict `<task>:<code>` ->
+    `'unrelated' 272, 'relevant' 229`, and under `invalid_language` the list of the rejected
+    languages of every task, the most frequent first. Empty outside execution.
 -#}
 {% macro ragmart_invalid_spellings(rejected) -%}
     {%- set found = {} -%}
@@ -27,16 +29,32 @@
                 ~ " from " ~ rejected ~ " where task = '" ~ task ~ "' and " ~ dbt.concat(["';'", 'reasons', "';'"])
                 ~ " like '%;invalid_boolean:" ~ label ~ ";%' group by " ~ label) -%}
         {%- endfor -%}
+        {%- do selects.append(
+            "select '" ~ task ~ ":invalid_language' as code, " ~ ragmart_clean_text('language') ~ " as spelling,"
+            ~ " count(*) as n_rows from " ~ rejected ~ " where task = '" ~ task ~ "' and "
+            ~ dbt.concat(["';'", 'reasons', "';'"]) ~ " like '%;invalid_language;%' group by "
+            ~ ragmart_clean_text('language')) -%}
     {%- endfor -%}
+    {%- set languages = {} -%}
     {%- for row in run_query(selects | join(' union all ') ~ ' order by 1, 3 desc, 2').rows -%}
         {%- set parts = found.get(row[0], []) -%}
         {%- if parts | length < 3 -%}
             {%- do found.update({row[0]: parts + ["'" ~ row[1] ~ "' " ~ ragmart_format_count(row[2])]}) -%}
         {%- endif -%}
+        {%- if row[0].endswith(':invalid_language') -%}
+            {%- do languages.update({row[1]: languages.get(row[1], 0) + row[2] | int}) -%}
+        {%- endif -%}
     {%- endfor -%}
     {%- set out = {} -%}
     {%- for code, parts in found.items() -%}
         {%- do out.update({code: parts | join(', ')}) -%}
+    {%- endfor -%}
+    {%- set ordered = [] -%}
+    {%- for language, n in languages.items() -%}
+        {%- do ordered.append([0 - n, language]) -%}
+    {%- endfor -%}
+    {%- for item in ordered | sort -%}
+        {%- do out.update({'invalid_language': out.get('invalid_language', []) + [item[1]]}) -%}
     {%- endfor -%}
     {{ return(out) }}
 {%- endmacro %}

@@ -89,7 +89,8 @@
     With max_share, a task whose rejected rows exceed that share of its rows is marked
     `(12.5 %, over the limit of 10.0 %)`. With spellings (ragmart_invalid_spellings), an
     `invalid_boolean:<label>` code names its most frequent values: `invalid_boolean:topically_relevant
-    501 ('unrelated' 272, 'relevant' 229)`.
+    501 ('unrelated' 272, 'relevant' 229)`, and an `invalid_language` code its languages, followed by
+    a line that names the var accepted_languages and how to list the languages seen (at most three).
 -#}
 {% macro ragmart_rejection_summary(counts, max_share=none, spellings={}) -%}
     {%- set lines = [] -%}
@@ -112,5 +113,12 @@
         {%- endif -%}
         {%- do lines.append(line) -%}
     {%- endfor -%}
+    {%- set seen = spellings.get('invalid_language', []) -%}
+    {%- if seen -%}
+        {%- set accepted = ragmart_setting('accepted_languages') -%}
+        {%- do lines.append("  invalid_language: the row's language is not one of the var accepted_languages ["
+            ~ (accepted | join(', ')) ~ "]; to accept the languages seen, list them there, e.g. --vars '"
+            ~ '{accepted_languages: [' ~ ((accepted + seen[:3]) | unique | join(', ')) ~ "]}'") -%}
+    {%- endif -%}
     {{ return(lines | join('\n')) }}
 {%- endmacro %}
