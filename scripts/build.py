@@ -18,6 +18,8 @@ passed is not published while another process has the published file open for wr
 process. A write-ahead log a crashed writer left beside the published file is removed as the new file
 replaces it (DuckDB would refuse the pair). Beside the published file, <stem>.build.json says how it
 was built (the make command and its vars), so that `make gate` can name the command to build again.
+dbt's output passes through; while it says nothing for $RAGMART_QUIET_SECONDS (default 60), the
+build says which nodes are still running and for how long.
 
 Usage:
     python scripts/build.py                                  # seeds mode (make build)
@@ -42,6 +44,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -398,6 +401,51 @@ def failure_summary(run_results: Path, since: float, most: int = 10) -> list[str
     return lines[:most] + ([f"  ... and {len(lines) - most} more"] if len(lines) > most else [])
 
 
+# dbt's log lines of a node starting and ending: "12:29:47  37 of 114 START sql table model schema.name ... [RUN]",
+# "12:29:48  37 of 114 OK created sql table model schema.name ..."
+_NODE_LINE = re.compile(r"\b(\d+) of \d+ (START|OK|PASS|WARN|ERROR|FAIL|SKIP)\b(?:.*? (?:model|test|seed|snapshot|unit_test)"
+                        r" ([\w.]+))?")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def run_watched(command: list[str], cwd: Path, env: dict, quiet: float | None = None) -> int:
+    """Run dbt with its output passed through, and when it has said nothing for `quiet` seconds
+    ($RAGMART_QUIET_SECONDS, default 60), say which nodes are still running and since when (a model
+    such as the run comparison's permutation test can take minutes on large data); dbt's exit code."""
+    quiet = float(os.environ.get("RAGMART_QUIET_SECONDS") or 60) if quiet is None else quiet
+    running: dict[str, tuple[str, float]] = {}
+    last = [time.monotonic()]
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, errors="replace", bufsize=1)
+
+    def watch() -> None:
+        while process.poll() is None:
+            time.sleep(min(quiet, 5))
+            now = time.monotonic()
+            if running and now - last[0] >= quiet and process.poll() is None:
+                nodes = ", ".join(f"{name} ({now - since:.0f} s)" for name, since in running.values())
+                print(f"  ... still running: {nodes}", flush=True)
+                last[0] = now
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        for line in process.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            last[0] = time.monotonic()
+            match = _NODE_LINE.search(_ANSI.sub("", line))
+            if match and match.group(2) == "START":
+                running[match.group(1)] = ((match.group(3) or "?").split(".")[-1], last[0])
+            elif match:
+                running.pop(match.group(1), None)
+    except BaseException:   # interrupted: dbt stops too before the build's files are moved
+        process.kill()
+        process.wait()
+        raise
+    return process.wait()
+
+
 def take_lock(dbs: Databases, timeout: float | None = None):
     """The open lock file of the database, locked for this process: waits while another build holds it
     (saying which, once), at most `timeout` seconds ($RAGMART_LOCK_TIMEOUT, default 3600; 0: not at all)."""
@@ -476,7 +524,7 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None)
     print(f"building {dbs.building} (published: {dbs.published})", flush=True)
     started = time.time()
     try:
-        code = subprocess.run(command, cwd=dbs.building.parent, env=env).returncode
+        code = run_watched(command, cwd=dbs.building.parent, env=env)
     except KeyboardInterrupt:
         return _fail(dbs, "interrupted", 130)
     if code != 0:

@@ -389,3 +389,19 @@ def test_a_build_that_cannot_replace_the_published_file_is_kept_as_unpublished(t
                                                       "vars": {"baseline_run_id": "1.10"}}
     with duckdb.connect(str(dbs.published), read_only=True) as published:
         assert published.execute("select built from marts").fetchall() == [("new",)]
+
+
+def test_a_long_silent_node_is_named_in_the_log(capsys):
+    """While dbt says nothing for a while, the build says which node is still running and for how long;
+    dbt's own lines pass through unchanged."""
+    fake_dbt = [sys.executable, "-c",
+                "import time; print('12:00:00  1 of 2 START sql table model main.fast ... [RUN]', flush=True);"
+                "print('12:00:00  2 of 2 START sql table model intermediate.int_runs__permutation_counts ... [RUN]',"
+                " flush=True); print('12:00:00  1 of 2 OK created sql table model main.fast ... [OK in 0.1s]',"
+                " flush=True); time.sleep(1.6)"]
+    code = build.run_watched(fake_dbt, cwd=Path.cwd(), env=dict(os.environ), quiet=0.5)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "2 of 2 START sql table model intermediate.int_runs__permutation_counts" in out
+    still = [line for line in out.splitlines() if line.startswith("  ... still running: ")]
+    assert still and all("int_runs__permutation_counts (" in line and "fast" not in line for line in still), out
