@@ -23,7 +23,10 @@ Before the sizes it measures the build's fixed cost: the same dbt build on a tin
 (--fixed-cost-records records), which is what every build pays whatever its size (start-up, parsing,
 and one query per model and data test): once cold (dbt parses the whole project, as after a fresh
 clone or with other vars than the last build) and three times warm (dbt's partial parse), with
-dbt's own time for the nodes and their count. After each dbt build it lists the slowest nodes from dbt's
+dbt's own time for the nodes and their count; beside it, interleaved round by round, `make build`
+of the sample (scripts/build.py, seeds mode, publishing into the work folder) and dbt's own floor (a
+dbt-duckdb project of one model built by the same dbt), with the ratios of both builds to the floor,
+warm and cold. After each dbt build it lists the slowest nodes from dbt's
 run_results.json, and adds up the node time of each part of the build (manifest.json: a model by
 its folder or its mart's group, the data tests apart): the parts the core-job floor does too, and
 the rest (agreement and protocol, judges, run comparison, data tests), with the ratio to the floor
@@ -238,14 +241,52 @@ def node_phase(run_results: Path) -> tuple[float | None, int]:
     return data.get("elapsed_time"), len(data["results"])
 
 
-def fixed_cost(folder: Path, work: Path, warm_runs: int = 3) -> dict:
-    """The tiny export's build once cold (--no-partial-parse: the whole project parsed) and warm_runs times warm."""
-    cold = run_dbt(folder, work, extra=("--no-partial-parse",))
-    warm = sorted((run_dbt(folder, work) for _ in range(warm_runs)), key=lambda run: run["seconds"])
+def dbt_floor_project(work: Path) -> Path:
+    """dbt's own floor: a dbt-duckdb project of one model (`select 1`), built by the same dbt."""
+    project = work / "dbt_floor"
+    (project / "models").mkdir(parents=True, exist_ok=True)
+    (project / "dbt_project.yml").write_text("name: floor\nversion: '1.0'\nprofile: floor\nmodel-paths: [models]\n")
+    (project / "profiles.yml").write_text("floor:\n  target: dev\n  outputs:\n    dev:\n      type: duckdb\n"
+                                          "      path: floor.duckdb\n      threads: 2\n")
+    (project / "models" / "one.sql").write_text("select 1 as x\n")
+    return project
+
+
+def run_dbt_floor(project: Path, cold: bool = False) -> dict:
+    command = [DBT, "build", "--project-dir", str(project), "--profiles-dir", str(project),
+               *(["--no-partial-parse"] if cold else [])]
+    return measure(command, env=dict(os.environ, DBT_SEND_ANONYMOUS_USAGE_STATS="false"), cwd=project)
+
+
+def run_make_build(work: Path, cold: bool = False) -> dict:
+    """`make build` of the sample (scripts/build.py: seeds mode, publish) into a database of the work folder."""
+    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(work / "sample.duckdb"), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    env.pop("RAGMART_DUCKDB_MEMORY_LIMIT", None)
+    return measure([PYTHON, str(PROJECT / "scripts" / "build.py"), *(["--", "--no-partial-parse"] if cold else [])],
+                   env=env, cwd=PROJECT)
+
+
+def summary(runs: list[dict]) -> dict:
+    """The median of warm runs (the first of `runs` is the cold one), with the cold time and the warm range."""
+    cold, warm = runs[0], sorted(runs[1:], key=lambda run: run["seconds"])
     median = warm[len(warm) // 2]
-    failed = next((run["exit"] for run in (cold, *warm) if run["exit"]), 0)    # a signal's code is negative
-    return dict(median, cold_seconds=cold["seconds"], exit=failed,
-                warm_runs=warm_runs, warm_range=(warm[0]["seconds"], warm[-1]["seconds"]))
+    failed = next((run["exit"] for run in runs if run["exit"]), 0)    # a signal's code is negative
+    return dict(median, cold_seconds=cold["seconds"], exit=failed, warm_runs=len(warm),
+                warm_range=(warm[0]["seconds"], warm[-1]["seconds"]))
+
+
+def fixed_cost(folder: Path, work: Path, warm_runs: int = 3) -> dict:
+    """The tiny export's build, `make build` of the sample and dbt's floor (a one-model project), each once
+    cold (--no-partial-parse: the whole project parsed) and warm_runs times warm, the three interleaved
+    round by round so that a busy moment of the machine weighs on each alike."""
+    floor_project = dbt_floor_project(work)
+    runs = {"tiny": [run_dbt(folder, work, extra=("--no-partial-parse",))],
+            "sample": [run_make_build(work, cold=True)], "floor": [run_dbt_floor(floor_project, cold=True)]}
+    for _ in range(warm_runs):
+        runs["floor"].append(run_dbt_floor(floor_project))
+        runs["tiny"].append(run_dbt(folder, work))
+        runs["sample"].append(run_make_build(work))
+    return dict(summary(runs["tiny"]), sample=summary(runs["sample"]), floor=summary(runs["floor"]))
 
 
 def node_name(unique_id: str) -> str:
@@ -589,6 +630,17 @@ def size_report(results: list[dict], fixed: dict | None) -> list[str]:
                   f"{fixed['cold_seconds']:.1f} s cold (the whole project parsed, as after a fresh clone or a change "
                   f"of vars), {fixed['peak_mib']:,.0f} MiB ({status}); every build pays it, whatever its size "
                   "(start-up, parsing, one query per model and data test)."]
+        floor, sample = fixed.get("floor"), fixed.get("sample")
+        if floor and sample:
+            def ratios(run: dict) -> str:
+                return (f"{run['seconds']:.1f} s warm ({run['seconds'] / floor['seconds']:.2f}x the floor), "
+                        f"{run['cold_seconds']:.1f} s cold ({run['cold_seconds'] / floor['cold_seconds']:.2f}x)")
+            lines += ["", f"dbt's own floor, a dbt-duckdb project of one model built by the same dbt in the same run: "
+                      f"{floor['seconds']:.1f} s warm (median of {floor['warm_runs']}, "
+                      f"{floor['warm_range'][0]:.1f}-{floor['warm_range'][1]:.1f} s), {floor['cold_seconds']:.1f} s cold. "
+                      f"Against it: the tiny export's production build {ratios(fixed)}; `make build` of the sample "
+                      f"(seeds, publish and the printed metrics included) {ratios(sample)}"
+                      + ("" if sample["exit"] == 0 and floor["exit"] == 0 else " (a run failed)") + "."]
     lines += parts_report(results)
     timed = [r for r in results if r.get("nodes")]
     if timed:
