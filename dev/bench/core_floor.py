@@ -663,7 +663,8 @@ class Floor:
 
     def summary(self) -> None:
         """metric_values' overall and language rows: means, units and intervals (ragmart_metric_summary):
-        Wilson where the measure is 0 or 1 per record at that K, else mean +- t_0.975(n - 1) s / sqrt(n)."""
+        Wilson where the measure is 0 or 1 per record at that K, else mean +- t_0.975(n - 1) s / sqrt(n), and
+        Wilson too when every record has the same value (s = 0, n >= 2)."""
 
         def method(interval: str, k: int) -> str:
             return "wilson" if interval == "wilson" or (interval == "wilson_at_k1" and k == 1) else "mean"
@@ -701,12 +702,12 @@ class Floor:
             create or replace temp table metric_values as
             select family, metric, k, slice_dimension, slice_value, value, n_units,
                 case
-                    when interval_method = 'wilson' then
+                    when interval_method = 'wilson' or (n_units >= 2 and value_stddev = 0) then
                         case when n_units > 0 then greatest(0.0, least(value, {wilson['-']})) end
                     else case when n_units >= 2 then greatest(0.0, value - t_quantile * value_stddev / sqrt(n_units)) end
                 end as ci_lower,
                 case
-                    when interval_method = 'wilson' then
+                    when interval_method = 'wilson' or (n_units >= 2 and value_stddev = 0) then
                         case when n_units > 0 then least(1.0, greatest(value, {wilson['+']})) end
                     else case when n_units >= 2 then least(1.0, value + t_quantile * value_stddev / sqrt(n_units)) end
                 end as ci_upper
