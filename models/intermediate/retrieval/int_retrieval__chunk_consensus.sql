@@ -1,4 +1,4 @@
-{#- One row per judged chunk (retrieval unit): its rank, consensus labels and relevance grade. -#}
+{#- One row per judged chunk (retrieval unit): its rank, consensus labels (every label of the task spec) and relevance grade. -#}
 with
 
 label_consensus as (
@@ -41,9 +41,9 @@ final as (
         unit_consensus.record_uuid,
         unit_consensus.chunk_id,
         chunk_ranks.chunk_rank,
-        unit_consensus.topically_relevant,
-        unit_consensus.evidence_sufficient,
-        unit_consensus.misleading,
+        {%- for label in ragmart_task_spec('retrieval').labels %}
+        unit_consensus.{{ label }},
+        {%- endfor %}
         {{ ragmart_relevance_grade('unit_consensus.evidence_sufficient', 'unit_consensus.topically_relevant') }}
             as relevance_grade,
         unit_consensus.is_resolved
