@@ -57,7 +57,11 @@ Content:
   stay tied.  The LLM judge labels every unit of about 30 % of the records
   (it never votes).  The labels of a record come from one of 512 label
   layouts precomputed per kind of record (single/dual, with/without judge).
-* Labels of good rows satisfy the ADR 0006 constraints; booleans in several
+* Labels: every label of the task spec (dbt_project.yml), in its order; a
+  chunk's true labels from its relevance state, an answer's from
+  ANSWER_TRUTH, and a label neither names (a label added to the spec) 1 in
+  NEW_LABEL_SHARE of the chunks or answers.  Labels of good rows satisfy the
+  ADR 0006 constraints; booleans in several
   accepted spellings (true/false, 1/0, yes/no, Y/N, t/f, TRUE, True, padded).
   About 3 % of the annotator sessions carry a note on one row.
 * created_at: six weeks from Mon 2025-03-03 (adjudications up to a week
@@ -146,7 +150,9 @@ from export_data import (
     export_row,
     is_valid,
     labels_with,
+    named,
     neighbours,
+    ordered,
     read_boolean,
     timestamp,
 )
@@ -158,6 +164,7 @@ from export_schema import (
     LABELS,
     REQUIRED,
     TASKS,
+    made_valid,
     write_csv,
 )
 
@@ -219,12 +226,74 @@ if not 6 <= GOLD_AT <= 99:
                      " leaves no hundredth from 0.05 below it or none up to 0.99 above it")
 NOT_ADVERSARIAL = ("false", "0", "no", "", "")
 
+# The true labels of a record's answer (grounding, generation), drawn label by label in this
+# order: the share of answers where the label is 1, or (another label drawn before it, {that
+# label's value: the share}), where a value not named makes the label 0 without a draw.
+ANSWER_TRUTH = {
+    "grounding": [("support_present", 0.85), ("unsupported_claim_present", 0.25), ("source_cited", 0.7),
+                  ("contradicted_claim_present", ("unsupported_claim_present", {1: 0.3})),
+                  ("fabricated_source", ("source_cited", {1: 0.06}))],
+    "generation": [("response_on_topic", 0.9), ("proper_action", 0.9),
+                   ("helpful", ("response_on_topic", {1: 0.8, 0: 0.1})), ("incomplete", 0.25),
+                   ("unsafe_content", 0.01)],
+}
+# A label of the task spec that ANSWER_TRUTH or the chunk states (export_data's CHUNK_STATES) do not
+# name is 1 in this share of the answers or chunks, drawn after the others in the spec's order; the
+# task's logical constraints are then set right. Annotators and the judge flip it as any other.
+NEW_LABEL_SHARE = 0.3
+DRAWN_LABELS = {"retrieval": {label for state in CHUNK_STATES.values()
+                              for label, value in named("retrieval", state).items() if value},
+                **{task: {label for label, _ in truth} for task, truth in ANSWER_TRUTH.items()}}
+NEW_LABELS = {task: [label for label in LABELS[task] if label not in DRAWN_LABELS[task]] for task in TASKS}
+
 # the retrieval label states (topically_relevant, evidence_sufficient, misleading) by short name
 SUFF, REL, RELMIS, IRR, IRRMIS = (CHUNK_STATES[state] for state in (
     "sufficient", "relevant", "relevant_misleading", "irrelevant", "irrelevant_misleading"))
+SUFFICIENT = LABELS["retrieval"].index("evidence_sufficient")
 
 
-FLIPS = {"retrieval": RETRIEVAL_CONFUSIONS, "grounding": neighbours("grounding"),
+def with_new_labels(task: str, labels: dict, rand) -> tuple:
+    """Labels by name (those drawn so far) with the task's NEW_LABELS drawn, in the spec's order
+    and with its constraints set right."""
+    for label in NEW_LABELS[task]:
+        labels[label] = 1 if rand() < NEW_LABEL_SHARE else 0
+    return ordered(task, made_valid(task, labels))
+
+
+def answer_truth(task: str, rand) -> tuple:
+    """The true labels of a record's answer in the spec's order (ANSWER_TRUTH, then NEW_LABELS)."""
+    labels = {}
+    for label, share in ANSWER_TRUTH[task]:
+        if label not in LABELS[task]:
+            continue
+        if isinstance(share, tuple):
+            given, shares = share
+            share = shares.get(labels[given])
+            if share is None:
+                labels[label] = 0
+                continue
+        labels[label] = 1 if rand() < share else 0
+    return with_new_labels(task, labels, rand)
+
+
+def chunk_confusions() -> dict[tuple, list[tuple]]:
+    """RETRIEVAL_CONFUSIONS for every chunk state with the values of the NEW_LABELS: a confusion
+    keeps them (and then the constraints hold)."""
+    new = NEW_LABELS["retrieval"]
+    out = {}
+    for code in range(2 ** len(new)):
+        values = {label: (code >> i) & 1 for i, label in enumerate(new)}
+        for state, others in RETRIEVAL_CONFUSIONS.items():
+            key = ordered("retrieval", made_valid("retrieval", named("retrieval", state) | values))
+            near = out.setdefault(key, [])
+            for other in others:
+                confused = ordered("retrieval", made_valid("retrieval", named("retrieval", other) | values))
+                if confused != key and confused not in near:
+                    near.append(confused)
+    return out
+
+
+FLIPS = {"retrieval": chunk_confusions(), "grounding": neighbours("grounding"),
          "generation": neighbours("generation", one_way=("unsafe_content",))}
 
 KINDS = {
@@ -655,18 +724,11 @@ class Generator:
             u = rand()
             state = (SUFF if u < cdf[0] else REL if u < cdf[1] else RELMIS if u < cdf[2]
                      else IRRMIS if u < cdf[3] else IRR)
-            truth.append(state)
             w = rand()
-            can.append("" if w < 0.1 else ("true" if (w < 0.92) == (state[1] == 1) else "false"))
-        g = (1 if rand() < 0.85 else 0, 1 if rand() < 0.25 else 0, 0, 1 if rand() < 0.7 else 0, 0)
-        if g[1] and rand() < 0.3:
-            g = (g[0], 1, 1, g[3], g[4])
-        if g[3] and rand() < 0.06:
-            g = (g[0], g[1], g[2], 1, 1)
-        on_topic = 1 if rand() < 0.9 else 0
-        n = (1 if rand() < 0.9 else 0, on_topic, 1 if rand() < (0.8 if on_topic else 0.1) else 0,
-             1 if rand() < 0.25 else 0, 1 if rand() < 0.01 else 0)
-        truths = {"retrieval": truth, "grounding": [g], "generation": [n]}
+            can.append("" if w < 0.1 else ("true" if (w < 0.92) == (state[SUFFICIENT] == 1) else "false"))
+            truth.append(with_new_labels("retrieval", named("retrieval", state), rand)
+                         if NEW_LABELS["retrieval"] else state)
+        truths = {"retrieval": truth, **{t: [answer_truth(t, rand)] for t in ("grounding", "generation")}}
         tpl = {"can": can, "voters": {}, "adj": {}, "llm": {},
                "stats": {"units": {}, "dual_units": {}, "disagreeing_units": {},
                          "adjudicated_units": {}}}
