@@ -24,6 +24,7 @@ import random
 import re
 import sys
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -269,11 +270,6 @@ def bits(s: str) -> tuple:
     return tuple(int(c) for c in s)
 
 
-def label_string(fam: str, *ones: str) -> str:
-    """labels_with() as the digit string a Topic holds."""
-    return "".join(map(str, labels_with(fam, *ones)))
-
-
 # The kinds of chunk a record's layout is made of, and their retrieval labels.
 CHUNK_KINDS = {
     "S": CHUNK_STATES["sufficient"],
@@ -292,13 +288,19 @@ def flip_retrieval(t, rng) -> tuple:
     return rng.choice([other for other in RETRIEVAL_CONFUSIONS[tuple(t)] if other in CHUNK_KINDS.values()])
 
 
-# how likely an annotator who gets an answer wrong gets each label wrong (a label not named: 1)
-GROUNDING_FLIP_WEIGHTS = {"support_present": 2, "unsupported_claim_present": 4, "contradicted_claim_present": 2}
-GENERATION_FLIP_WEIGHTS = {"proper_action": 2, "response_on_topic": 2, "helpful": 4, "incomplete": 4}
+# how likely an annotator who gets an answer wrong gets each label wrong; a label not named (one
+# added to the task spec) is never the one, so that the rest of the sample stays as it is: every
+# vote gives it the topic's value
+GROUNDING_FLIP_WEIGHTS = {"support_present": 2, "unsupported_claim_present": 4, "contradicted_claim_present": 2,
+                          "source_cited": 1, "fabricated_source": 1}
+GENERATION_FLIP_WEIGHTS = {"proper_action": 2, "response_on_topic": 2, "helpful": 4, "incomplete": 4,
+                           "unsafe_content": 1}
+# the answer labels the maker's own cases are written for (those of ADR 0005)
+SAMPLE_LABELS = {"grounding": list(GROUNDING_FLIP_WEIGHTS), "generation": list(GENERATION_FLIP_WEIGHTS)}
 
 
 def flip_grounding(t, rng) -> tuple:
-    weights = [GROUNDING_FLIP_WEIGHTS.get(label, 1) for label in LABELS["grounding"]]
+    weights = [GROUNDING_FLIP_WEIGHTS.get(label, 0) for label in LABELS["grounding"]]
     for _ in range(100):
         i = rng.choices(range(len(weights)), weights)[0]
         new = list(t)
@@ -311,7 +313,7 @@ def flip_grounding(t, rng) -> tuple:
 def flip_generation(t, rng) -> tuple:
     # any label but unsafe_content, which flips from 1 to 0 only
     idx = [i for i, label in enumerate(LABELS["generation"]) if label != "unsafe_content" or t[i]]
-    weights = [GENERATION_FLIP_WEIGHTS.get(LABELS["generation"][i], 1) for i in idx]
+    weights = [GENERATION_FLIP_WEIGHTS.get(LABELS["generation"][i], 0) for i in idx]
     i = rng.choices(idx, weights)[0]
     new = list(t)
     new[i] = 1 - new[i]
@@ -700,18 +702,36 @@ def v2_answer(topic: Topic) -> tuple[str, str, str]:
     """RUN_V2's answer to the question of `topic`, with its grounding and generation labels."""
     answer, grounding, generation = topic.answer, topic.grounding, topic.generation
     if topic.key in V2_CITE:
-        assert grounding == label_string("grounding", "support_present"), topic.key
+        grounding = changed_labels(topic.key, "grounding", grounding, {"support_present": 1, "source_cited": 0},
+                                   source_cited=1)
         source = "Quelle" if topic.lang == "de" else "Source"
         answer = f"{answer.rstrip('.')} ({source}: {topic.doc_id})."
-        grounding = label_string("grounding", "support_present", "source_cited")
     elif topic.key in V2_TERSE:
-        assert grounding == label_string("grounding", "support_present", "source_cited"), topic.key
-        assert generation == label_string("generation", "proper_action", "response_on_topic", "helpful"), topic.key
+        grounding = changed_labels(topic.key, "grounding", grounding, {"support_present": 1, "source_cited": 1},
+                                   source_cited=0)
+        generation = changed_labels(topic.key, "generation", generation,
+                                    {"proper_action": 1, "response_on_topic": 1, "helpful": 1}, helpful=0, incomplete=1)
         answer = re.match(r".+?[.!?](?=\s+[A-ZÄÖÜ]|$)", answer).group(0)
         assert "(Quelle" not in answer and "(Source" not in answer, topic.key
-        grounding = label_string("grounding", "support_present")
-        generation = label_string("generation", "proper_action", "response_on_topic", "incomplete")
     return answer, grounding, generation
+
+
+def with_topic_values(fam: str, labels, truth) -> tuple:
+    """The labels of a hand-made row (in the spec's order) with the topic's value (``truth``) in each
+    label that is not one of SAMPLE_LABELS: a label added to the task spec, which the case does not
+    name, agrees with the other votes."""
+    return tuple(value if label in SAMPLE_LABELS[fam] else true
+                 for label, value, true in zip(LABELS[fam], labels, truth, strict=True))
+
+
+def changed_labels(key: str, fam: str, labels: str, ones: Mapping[str, int], **changes: int) -> str:
+    """A topic's label digits (``labels``) with ``changes`` made; they must be ``ones`` where it names
+    a value and 0 in the other SAMPLE_LABELS (a label added to the task spec keeps its value)."""
+    values = dict(zip(LABELS[fam], bits(labels), strict=True))
+    expected = {label: ones.get(label, 0) for label in SAMPLE_LABELS[fam]}
+    if any(values[label] != value for label, value in expected.items()):
+        raise ValueError(f"sample_texts.yaml: topic {key}: {fam} labels {values}, expected {expected}")
+    return "".join(str(changes.get(label, values[label])) for label in LABELS[fam])
 
 
 def query_id(key: str) -> str:
@@ -851,7 +871,8 @@ def citation_check(truth) -> tuple:
     cited source is missing from the context (fabricated), and says nothing else (support 1,
     no unsupported or contradicted claim)."""
     g = named("grounding", truth)
-    return labels_with("grounding", "support_present", *(c for c in ("source_cited", "fabricated_source") if g[c]))
+    found = labels_with("grounding", "support_present", *(c for c in ("source_cited", "fabricated_source") if g[c]))
+    return with_topic_values("grounding", found, truth)
 
 
 def judge_rows(rec: Record, judges: list, when: datetime, rng: random.Random) -> dict:
@@ -944,7 +965,8 @@ def add_fixtures(records: list[Record], rows: dict) -> None:
 
     def arow(fam, key, ann, created_at, labels=None, spelling="tf", lang=None, note="", **changes):
         r = rec[key]
-        labels = bits(getattr(r.topic, fam)) if labels is None else labels
+        truth = bits(getattr(r.topic, fam))
+        labels = truth if labels is None else with_topic_values(fam, labels, truth)
         values = answer_row(fam, r, ann, created_at, labels, spelling,
                             r.lang if lang is None else lang, note)
         values.update(changes)
