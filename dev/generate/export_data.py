@@ -364,13 +364,19 @@ def violated(task: str, labels: Mapping[str, int], rng) -> dict:
     return named(task, breaking(task, ordered(task, labels), [reason]))
 
 
+# The (prevalence, flip per vote) of a label that a Scenario does not name (one added to the task spec),
+# drawn after the labels it names.
+NEW_LABEL = (0.3, 0.05)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """The parameters of a random data set (``scenario_exports``): who labels a record, how its
     units' labels are drawn and voted, and how often a submission is re-submitted, duplicated or
     spoilt. Counts are drawn uniformly from their sequences."""
 
-    labels: Mapping[str, Mapping[str, tuple[float, float]]]   # task -> label -> (prevalence, flip per vote)
+    labels: Mapping[str, Mapping[str, tuple[float, float]]]   # task -> label -> (prevalence, flip per vote);
+    #                                                           a label of the spec not named: NEW_LABEL
     voters: Sequence[str]                   # the voters a record's voters are drawn from
     n_voters: Sequence[int]                 # how many voters a record has
     adjudicators: Sequence[str] = ()
@@ -441,7 +447,7 @@ class _ScenarioWriter:
 
     def unit(self, rows, task, rec, voters, lang, base, cells, conflict=None) -> None:
         s, r = self.s, self.r
-        spec = s.labels[task]
+        spec = {**s.labels[task], **{label: NEW_LABEL for label in LABELS[task] if label not in s.labels[task]}}
         truth = made_valid(task, {label: int(r.random() < p) for label, (p, _) in spec.items()})
         flips = {label: flip for label, (_, flip) in spec.items()}
         votes = set()

@@ -49,7 +49,7 @@ from export_data import (  # dev/generate/, on pytest's pythonpath
     violated,
     write_folder,
 )
-from export_schema import COLUMNS, labels_valid, made_valid, write_csv
+from export_schema import COLUMNS, LABELS, labels_valid, made_valid, write_csv
 from reference import agreement as A
 from reference import judges as J
 
@@ -84,9 +84,9 @@ RANDOM = Scenario(labels=RANDOM_LABELS, voters=VOTERS, n_voters=[1, 2, 2, 3, 3],
 
 def generation_row(rec: str, ann: str, when: str, helpful: str = "true", **labels) -> dict:
     """A generation export row of a hand-made case: proper_action, response_on_topic and helpful
-    true, incomplete and unsafe_content false, unless given (as cells)."""
-    return export_row("generation", {"proper_action": 1, "response_on_topic": 1, "incomplete": 0,
-                                     "unsafe_content": 0},
+    true, incomplete, unsafe_content (and any other label of the spec) false, unless given (as cells)."""
+    return export_row("generation", {label: 0 for label in LABELS["generation"]}
+                      | {"proper_action": 1, "response_on_topic": 1, "incomplete": 0, "unsafe_content": 0},
                       **{"record_uuid": rec, "annotator_id": ann, "language": "en", "created_at": when,
                          "query": "q", "answer": "a", "helpful": helpful, **labels})
 
@@ -336,8 +336,8 @@ def judge_row(task: str, unit: tuple, ann: str, when: str, labels: dict, rank=No
     else:
         texts = {"query": f"question {unit[0]}?", "answer": f"answer {unit[0]}",
                  **({"context_set": f"ctx {unit[0]}"} if task == "grounding" else {})}
-    return export_row(task, labels, record_uuid=unit[0], annotator_id=ann, language="", created_at=when,
-                      notes="judge", **texts)
+    return export_row(task, {label: 0 for label in LABELS[task]} | labels, record_uuid=unit[0], annotator_id=ann,
+                      language="", created_at=when, notes="judge", **texts)
 
 
 # The hand-made part: generation (and one grounding) records ``hand-r*`` with their own judges
