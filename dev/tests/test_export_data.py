@@ -5,6 +5,7 @@ neighbours keep the spec's constraints, and its rows and folders name only the e
 from __future__ import annotations
 
 import csv
+import functools
 import itertools
 import math
 import random
@@ -29,6 +30,7 @@ from export_data import (
     flipped,
     is_valid,
     labels_with,
+    named,
     neighbours,
     read_boolean,
     read_rank,
@@ -122,7 +124,10 @@ def test_the_bad_cells_are_bad_under_the_rules():
 
 
 def test_retrieval_confusions_are_valid_other_states():
-    every = [v for v in itertools.product((0, 1), repeat=len(LABELS["retrieval"])) if is_valid("retrieval", v)]
+    # the chunk states are every valid vector of the labels they name (a label added to the spec: 0)
+    stated = {label for state in CHUNK_STATES.values() for label, value in named("retrieval", state).items() if value}
+    every = [v for v in itertools.product((0, 1), repeat=len(LABELS["retrieval"])) if is_valid("retrieval", v)
+             and not any(value for label, value in named("retrieval", v).items() if label not in stated)]
     assert sorted(RETRIEVAL_CONFUSIONS) == sorted(every) == sorted(CHUNK_STATES.values())
     near = neighbours("retrieval")
     for state, others in RETRIEVAL_CONFUSIONS.items():
@@ -150,15 +155,19 @@ def test_neighbours_are_the_valid_vectors_one_flip_apart(task):
 
 
 def test_labels_by_name_and_in_order():
-    assert labels_with("retrieval", "misleading") == (0, 0, 1)
-    assert relabelled("retrieval", (1, 1, 0), evidence_sufficient=0) == (1, 0, 0)
-    assert is_valid("retrieval", (1, 1, 0)) and not is_valid("retrieval", (0, 1, 0))
+    assert named("retrieval", labels_with("retrieval", "misleading")) == dict.fromkeys(LABELS["retrieval"], 0) | {
+        "misleading": 1}
+    sufficient, relevant = (labels_with("retrieval", "topically_relevant", "evidence_sufficient"),
+                            labels_with("retrieval", "topically_relevant"))
+    assert relabelled("retrieval", sufficient, evidence_sufficient=0) == relevant
+    assert is_valid("retrieval", sufficient) and not is_valid("retrieval", labels_with("retrieval", "evidence_sufficient"))
     with pytest.raises(ValueError, match="not labels of retrieval"):
         labels_with("retrieval", "helpful")
 
 
 def test_export_row_names_only_the_exports_columns():
-    row = export_row("generation", (1, 0, 1, 0, 0), "yn", record_uuid="r1", answer="a")
+    row = export_row("generation", labels_with("generation", "proper_action", "helpful"), "yn", record_uuid="r1",
+                     answer="a")
     assert row["task"] == "generation" and row["proper_action"] == "yes" and row["response_on_topic"] == "no"
     assert export_row("grounding", {}, task="generation")["task"] == "generation"  # a deliberately wrong task
     with pytest.raises(ValueError, match="chunk_rank"):
@@ -166,7 +175,8 @@ def test_export_row_names_only_the_exports_columns():
 
 
 def test_write_folder_writes_the_seeds_layout(tmp_path):
-    rows = {"retrieval": [export_row("retrieval", (1, 0, 0), record_uuid="r1", chunk="a, \"quoted\" text")]}
+    rows = {"retrieval": [export_row("retrieval", labels_with("retrieval", "topically_relevant"), record_uuid="r1",
+                                     chunk="a, \"quoted\" text")]}
     write_folder(tmp_path, rows, [("a1", "HUMAN", "annotator", "Anna")], [{"record_uuid": "r1", "run_id": "v1"}],
                  check=True)
     for name in (*TASKS, "annotators", "records"):
@@ -231,12 +241,13 @@ def test_breaking_breaks_exactly_the_constraints_named(task):
 def test_breaking_the_retrieval_constraints_by_hand():
     # from no label set: sufficient but not relevant; sufficient, relevant and misleading; both
     implies, excludes = "violates:sufficient_implies_relevant", "violates:sufficient_excludes_misleading"
-    none = labels_with("retrieval")
-    assert breaking("retrieval", none, [implies]) == (0, 1, 0)
-    assert breaking("retrieval", none, [excludes]) == (1, 1, 1)
-    assert breaking("retrieval", none, [implies, excludes]) == (0, 1, 1)
-    assert broken_constraints("retrieval", (0, 1, 1)) == [excludes, implies]
-    assert breaking("retrieval", (0, 1, 0), []) == (0, 0, 0)  # as near as (1, 1, 0), and smaller
+    none, ones = labels_with("retrieval"), functools.partial(labels_with, "retrieval")
+    assert breaking("retrieval", none, [implies]) == ones("evidence_sufficient")
+    assert breaking("retrieval", none, [excludes]) == ones("topically_relevant", "evidence_sufficient", "misleading")
+    assert breaking("retrieval", none, [implies, excludes]) == ones("evidence_sufficient", "misleading")
+    assert broken_constraints("retrieval", ones("evidence_sufficient", "misleading")) == [excludes, implies]
+    # as near as (relevant, sufficient), and smaller
+    assert breaking("retrieval", ones("evidence_sufficient"), []) == none
 
 
 CLEAN = {task: {label: (0.5, 0.1) for label in LABELS[task]} for task in TASKS}
