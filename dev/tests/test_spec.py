@@ -1,6 +1,7 @@
 """The task spec (the vars ragmart_tasks and ragmart_measures of dbt_project.yml) and the YAML that
 must agree with it: the enforced contracts of the marts with a column per label or measure, the
-seeds' column types, the staging models' columns, the semantic layer and the rules page.
+seeds' column types, the staging models' columns, the semantic layer, the rules page and the
+counts of the pages.
 
 The models read the spec themselves; these are the places dbt cannot derive from it (a contract
 names its columns), read from the files without a build, so a label or a measure added to the spec
@@ -8,6 +9,8 @@ and forgotten in one of them is named here.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 import yaml
@@ -91,3 +94,39 @@ def test_the_semantic_layer_and_the_rules_name_every_measure():
     for measure in MEASURES:
         assert measure["metric"] in metrics, f"no semantic-layer metric {measure['metric']}"
         assert f"`{measure['metric']}`" in rules, f"docs/rules.md does not name {measure['metric']}"
+
+
+# The pages' numbers of things the task spec has. A label, a measure or a constraint added as
+# docs/extending.md says must not leave a page wrong, so a count of labels, measures (metrics),
+# constraints or reason codes is not written out; the tasks (exports, families, and the training
+# marts, one per task) are counted, and the count must be the spec's. docs/benchmarks.md is left
+# out: its counts are of the measured commit. A number before such a word that counts nothing of
+# the spec is listed in NOT_COUNTS with its page.
+NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                "sixteen seventeen eighteen nineteen twenty").split()
+COUNTED = re.compile(
+    r"(?<![\w.-])(?<!ADR )(?P<number>\d+|" + "|".join(NUMBER_WORDS) + r")(?:[ -][\w`'-]+){0,2}?[ -]"
+    r"(?P<noun>measures|metrics|labels|implications|exclusions|constraints|reason codes|tasks|families|exports"
+    r"|marts)\b", re.IGNORECASE)
+PER_TASK = {"tasks", "families", "exports", "marts"}
+NOT_COUNTS = {("docs/extending.md", "two labels"),      # a constraint is between two labels
+              ("docs/reading.md", "0 for measures")}    # an interval would exclude 0 for measures ...
+PAGES = [PROJECT / "README.md", *sorted(p for p in (PROJECT / "docs").glob("*.md") if p.name != "benchmarks.md")]
+
+
+def test_the_pages_count_only_the_tasks_and_as_the_spec_has_them():
+    problems = []
+    for page in PAGES:
+        text, name = page.read_text(encoding="utf-8"), page.relative_to(PROJECT).as_posix()
+        for match in COUNTED.finditer(text):
+            if (name, match.group(0)) in NOT_COUNTS:
+                continue
+            where = f"{name}, line {text.count(chr(10), 0, match.start()) + 1}: '{match.group(0)}'"
+            number = match.group("number").lower()
+            value = int(number) if number.isdigit() else NUMBER_WORDS.index(number)
+            if match.group("noun").lower() not in PER_TASK:
+                problems.append(f"{where} counts what a label, a measure or a constraint added to the task spec "
+                                "changes: say it without the number")
+            elif value != len(TASKS):
+                problems.append(f"{where}: the task spec (ragmart_tasks of dbt_project.yml) has {len(TASKS)} tasks")
+    assert not problems, "\n".join(problems)

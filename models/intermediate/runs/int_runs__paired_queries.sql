@@ -7,7 +7,7 @@
     conditional fabrication over the cited ones; null when none cites), with the records behind it,
     one of the key's query texts, and the key's language in the run (that of its records when they
     agree, else `unknown`). The outcome reads the difference in the metric's direction: a `win` is
-    the candidate being better (a higher value, or a lower one for the six measures where lower is
+    the candidate being better (a higher value, or a lower one for the measures where lower is
     better).
 -#}
 with
