@@ -1,51 +1,76 @@
-"""docs/extending.md's claim, tried: a new label and a new retrieval measure, each added by
-editing only the files that "Extending" lists for it, build, pass `make test`'s documentation
-checks and give the right numbers.
+"""docs/extending.md's recipes, tried: a label of each task and a retrieval measure, each added by
+editing only the files that "Extending" lists for it, build, pass the checks of `make test` that
+need no build and its documentation checks, generate data, and give the right numbers.
 
-On a copy of the project, in the way a user would follow the page:
+On one copy of the project, in the way a user would follow the page (the three labels and the
+measure at once, so one build and one generator run):
 
-- **a label**: `concise`, a sixth generation label. The task spec gets it (dbt_project.yml, with
-  its seed column type), the enforced contracts of rejected_annotations and of
-  generation_training_pairs get its column. The data (the generation seed of the copy) gets a
-  `concise` column equal to `helpful` on every row but the first, where it is blank.
+- **the labels**: `outdated` (retrieval), `hedged` (grounding) and `concise` (generation). The task
+  spec gets them (dbt_project.yml, with their seed column types), the enforced contracts of
+  rejected_annotations and of the training views their columns, the YAML their column entries;
+  `hedged` takes each topic's `source_cited` and `concise` its `helpful` in sample_texts.yaml, and
+  the sample maker, the edge-case maker and the Langfuse fixture maker rewrite their data.
 - **a measure**: Recall@K, the share of a record's topically relevant chunks ranked within K (0
   when it has none). The task spec gets it, its formula is a macro file of its own, the record
-  scores compute it, the contract of retrieval_metrics gets `recall_at_k`.
+  scores compute it, the contract of retrieval_metrics gets `recall_at_k`, the semantic layer a
+  metric `recall` and docs/rules.md its definition.
 
-Then `dbt build` (every model, data test and unit test), and:
+Then, on the copy: test_spec.py, test_sample.py, test_reference.py, test_export_data.py and
+test_fixture_scripts.py (what `make test` checks without a build); a row of each export alone in
+its submission gets its new label blanked (the data, not the recipe); `dbt build` (every model,
+data test and unit test); one run of the export generator. And:
 
-- the blank row is rejected with `missing:concise`, and every other quarantined generation row
-  keeps `concise` equal to `helpful` as given;
-- every row of generation_training_pairs has `concise` equal to `helpful` (the same votes give the
-  same consensus);
+- each blanked row is rejected with `missing:<label>`, and every other quarantined row keeps the
+  new label as given;
+- in each training view the new label is the one value that every accepted HUMAN row of the pair's
+  records gives it (the sample maker never flips a label it was not written for);
 - metric_values' `recall` and retrieval_metrics' `recall_at_k` equal Recall@K computed here from
   the independent reference's chunk consensus (dev/tests/reference) per run and K;
 - the copy passes the documentation checks of test_docs.py (every column of every table and seed
   described, the new macro and its arguments too);
-- each change touched exactly as many files as docs/extending.md says, each named there.
+- the generator writes the new labels in the spec's place, with both values and with rows it
+  rejects for them;
+- the files each change altered are the files its list in docs/extending.md names, every one of
+  them (but those the page says are not rehearsed here).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
+import os
 import re
 import subprocess
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import duckdb
 import pytest
 import reference as R
 import test_project_structure as structure
-from export_schema import COLUMNS, write_csv
+from export_data import read_boolean
+from export_schema import COLUMNS, LABELS, write_csv
 from kit import docs_checks
 from kit.builds import PROJECT, prepare_project, run_dbt
 
 pytestmark = pytest.mark.slow                      # dbt builds of their own on copies of the project
 SCENARIOS_USED = ["sample"]
+
+# task -> (the new label, the task's last label whose entries it copies, its doc)
+NEW_LABELS = {
+    "retrieval": ("outdated", "misleading", "Label: the chunk's facts are out of date. Boolean, required."),
+    "grounding": ("hedged", "fabricated_source",
+                  "Label: the answer marks what the context does not settle. Boolean, required."),
+    "generation": ("concise", "unsafe_content", "Label: the answer says what it has to say in few words. Boolean,"
+                   " required."),
+}
+# the sample's value of the new label of grounding and generation: that of another label of the topic
+SAMPLE_VALUE_OF = {"grounding": "source_cited", "generation": "helpful"}
+# the files docs/extending.md names that this test does not write (it says so there)
+NOT_REHEARSED = {"dev/tests/reference/__init__.py"}
 
 RECALL_MACRO = """{#- Recall@K: the share of a record's relevant chunks ranked within K, 0 when it has none. -#}
 {% macro ragmart_recall_at_k(label, rank, k) -%}
@@ -74,6 +99,9 @@ RECALL_MACRO_YAML = """
         description: SQL expression for K.
 """
 
+RECALL_RULE = ("- `recall`: Recall@K = the record's relevant chunks with rank ≤ K / its relevant chunks, and 0\n"
+               "  when it has none.\n")
+
 
 class Edits:
     """Text replacements in the project copy, with the files each change touched."""
@@ -94,25 +122,29 @@ class Edits:
         self.touched[change].add(path)
 
 
-# Where make test wants the new label's column described (test_docs.py): each file's models, each
-# getting a copy of the task's last label's entry under the new name.
-LABEL_COLUMN_ENTRIES = {
-    "seeds/_seeds.yml": ["generation_annotations"],
-    "models/staging/native/_native__models.yml": ["stg_native__generation"],
-    "models/staging/annotation_exports/_annotation_exports__models.yml":
-        ["base_annotation_exports__input_rows", "base_annotation_exports__annotations",
-         "stg_annotation_exports__annotations"],
-    "models/intermediate/records/_records__models.yml": ["int_records__consensus"],
-    "models/intermediate/annotations/_annotations__models.yml":
-        ["int_annotations__row_checks", "int_annotations__validated", "int_annotations__accepted_rows"],
-    "models/intermediate/training/_training__models.yml": ["int_training__pairs"],
-}
+def label_column_entries(task: str) -> dict[str, list[str]]:
+    """Where make test wants a new label's column described (test_docs.py): each file's models, each
+    getting a copy of the task's last label's entry under the new name."""
+    consensus = ({"models/intermediate/retrieval/_retrieval__models.yml": ["int_retrieval__chunk_consensus"]}
+                 if task == "retrieval" else
+                 {"models/intermediate/records/_records__models.yml": ["int_records__consensus"]})
+    return {
+        "seeds/_seeds.yml": [f"{task}_annotations"],
+        "models/staging/native/_native__models.yml": [f"stg_native__{task}"],
+        "models/staging/annotation_exports/_annotation_exports__models.yml":
+            ["base_annotation_exports__input_rows", "base_annotation_exports__annotations",
+             "stg_annotation_exports__annotations"],
+        "models/intermediate/annotations/_annotations__models.yml":
+            ["int_annotations__row_checks", "int_annotations__validated", "int_annotations__accepted_rows"],
+        "models/intermediate/training/_training__models.yml": ["int_training__pairs"],
+        **consensus,
+    }
 
 
-def copy_label_entries(edits: Edits, change: str, path: str, model: str, label: str, new: str) -> None:
+def copy_label_entries(project: Path, path: str, model: str, label: str, new: str) -> None:
     """In `model`'s block of the YAML file, each column entry of `label` (and `<label>_raw`) is
     followed by a copy of itself for `new`, as docs/extending.md tells a user to do."""
-    file = edits.project / path
+    file = project / path
     text = file.read_text(encoding="utf-8")
     start = text.index(f"  - name: {model}\n")
     end = text.find("\n  - name: ", start + 1)
@@ -124,49 +156,52 @@ def copy_label_entries(edits: Edits, change: str, path: str, model: str, label: 
         copy = entry.group(0).replace(label, new)
         block = block[:entry.end()] + copy + block[entry.end():]
     file.write_text(text[:start] + block + text[end:], encoding="utf-8")
-    edits.touched[change].add(path)
 
 
-def add_label(edits: Edits) -> None:
-    edits.replace("label", "dbt_project.yml",
-                  "labels: [proper_action, response_on_topic, helpful, incomplete, unsafe_content]",
-                  "labels: [proper_action, response_on_topic, helpful, incomplete, unsafe_content, concise]")
-    edits.replace("label", "dbt_project.yml",
-                  "        unsafe_content: *text\n", "        unsafe_content: *text\n        concise: *text\n")
-    edits.replace("label", "models/marts/quarantine/_quarantine__models.yml",
-                  "      - name: task_type\n",
-                  "      - name: concise\n"
-                  "        data_type: \"{{ 'string' if target.type == 'spark' else 'varchar' }}\"\n"
-                  "        description: Original value (generation).\n"
-                  "      - name: task_type\n")
-    training = "models/marts/training/_training__models.yml"
-    text = (edits.project / training).read_text(encoding="utf-8")
-    block = re.search(r"  - name: generation_training_pairs\n.*?      - name: n_annotators\n", text, re.S)
-    assert block, training
-    edits.replace("label", training, block.group(0), block.group(0).replace(
-        "      - name: n_annotators\n",
-        "      - name: concise\n"
-        "        data_type: integer\n"
-        "        description: The consensus value, 0 or 1.\n"
-        "      - name: n_annotators\n"))
-    edits.replace("label", "seeds/_seeds__docs.md",
-                  "{% docs col_annotator_kind %}",
-                  "{% docs col_concise %}Label: the answer says what it has to say in few words. Boolean,"
-                  " required.{% enddocs %}\n{% docs col_annotator_kind %}")
-    for path, models in LABEL_COLUMN_ENTRIES.items():
-        for model in models:
-            copy_label_entries(edits, "label", path, model, "unsafe_content", "concise")
+def add_labels(project: Path) -> None:
+    """Items 1 to 11 of the label recipe, for the three labels."""
+    edits = Edits(project)
+    text_type = "{{ 'string' if target.type == 'spark' else 'varchar' }}"
+    for task, (new, last, doc) in NEW_LABELS.items():
+        labels = ", ".join(LABELS[task])
+        edits.replace("label", "dbt_project.yml", f"labels: [{labels}]", f"labels: [{labels}, {new}]")
+        edits.replace("label", "dbt_project.yml", f"        {last}: *text\n", f"        {last}: *text\n        {new}: *text\n")
+        edits.replace("label", "models/marts/quarantine/_quarantine__models.yml", "      - name: task_type\n",
+                      f"      - name: {new}\n        data_type: \"{text_type}\"\n"
+                      f"        description: Original value ({task}).\n      - name: task_type\n")
+        training = "models/marts/training/_training__models.yml"
+        yaml_text = (project / training).read_text(encoding="utf-8")
+        block = re.search(rf"  - name: {task}_training_pairs\n.*?      - name: n_annotators\n", yaml_text, re.S)
+        assert block, training
+        edits.replace("label", training, block.group(0), block.group(0).replace(
+            "      - name: n_annotators\n",
+            f"      - name: {new}\n        data_type: integer\n        description: The consensus value, 0 or 1.\n"
+            "      - name: n_annotators\n"))
+        edits.replace("label", "seeds/_seeds__docs.md", "{% docs col_annotator_kind %}",
+                      f"{{% docs col_{new} %}}{doc}{{% enddocs %}}\n{{% docs col_annotator_kind %}}")
+        for path, models in label_column_entries(task).items():
+            for model in models:
+                copy_label_entries(project, path, model, last, new)
+    texts = project / "dev" / "generate" / "sample_texts.yaml"
+    text = texts.read_text(encoding="utf-8")
+    for task, other in SAMPLE_VALUE_OF.items():
+        def with_value(match, task=task, other=other):
+            value = re.search(rf"\b{other}: ([01])\b", match.group(2)).group(1)
+            return f"{match.group(1)}{{{match.group(2)}, {NEW_LABELS[task][0]}: {value}}}"
+        text, n = re.subn(rf"^(  {task}: )\{{(.*)\}}$", with_value, text, flags=re.M)
+        assert n > 0, f"sample_texts.yaml: no topic's {task} labels"
+    texts.write_text(text, encoding="utf-8")
 
 
-def add_measure(edits: Edits) -> None:
+def add_measure(project: Path) -> None:
+    edits = Edits(project)
     edits.replace("measure", "dbt_project.yml",
                   "    - {family: retrieval, metric: ndcg, column: ndcg, higher_is_better: true, interval: mean}\n",
                   "    - {family: retrieval, metric: ndcg, column: ndcg, higher_is_better: true, interval: mean}\n"
                   "    - {family: retrieval, metric: recall, column: recall, higher_is_better: true, interval: mean}\n")
     edits.create("measure", "macros/metrics/ragmart_recall_at_k.sql", RECALL_MACRO)
-    macros = edits.project / "macros/metrics/_metrics__macros.yml"
+    macros = project / "macros/metrics/_metrics__macros.yml"
     macros.write_text(macros.read_text(encoding="utf-8").rstrip("\n") + RECALL_MACRO_YAML, encoding="utf-8")
-    edits.touched["measure"].add("macros/metrics/_metrics__macros.yml")
     scores = "macros/metrics/ragmart_metric_values.sql"
     edits.replace("measure", scores, "        scored.idcg,\n",
                   "        scored.idcg,\n        scored.recall,\n")
@@ -186,21 +221,101 @@ def add_measure(edits: Edits) -> None:
                   "        data_type: \"{{ 'double precision' if target.type == 'postgres' else 'double' }}\"\n"
                   "        description: \"Recall@K.\"\n\n"
                   "  - name: grounding_metrics\n")
+    semantic = "models/semantic/_semantic__semantic_models.yml"
+    text = (project / semantic).read_text(encoding="utf-8")
+    ndcg = re.search(r"  - name: ndcg\n.*?(?=\n  - name: )", text, re.S).group(0)
+    recall = (ndcg.replace("ndcg", "recall").replace("NDCG@K", "Recall@K")
+              .replace("Mean over queries of DCG@K / IDCG@K (0 when IDCG@K = 0), grades 2 / 1 / 0.",
+                       "Mean over queries of the share of their relevant chunks ranked within K (0 when none is)."))
+    assert recall.count("Recall@K") == 1 and "DCG" not in recall, recall
+    edits.replace("measure", semantic, ndcg + "\n", ndcg + "\n" + recall + "\n")
+    edits.replace("measure", "docs/rules.md", "- NDCG@K = DCG@K / IDCG@K, and 0 when IDCG@K = 0.\n",
+                  "- NDCG@K = DCG@K / IDCG@K, and 0 when IDCG@K = 0;\n" + RECALL_RULE)
 
 
-def add_label_to_data(project: Path) -> dict:
-    """The generation seed gains `concise` = `helpful`, blank on the first row; returns that row."""
-    path = project / "seeds" / "generation_annotations.csv"
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
-    header = list(rows[0]) + ["concise"]
-    for i, row in enumerate(rows):
-        row["concise"] = "" if i == 0 else row["helpful"]
-    write_csv(path, header, rows)
-    return rows[0]
+def snapshot(project: Path) -> dict[str, str]:
+    """The copy's files (not what a build or a test run leaves) by path, with their sha256."""
+    skip = {"target", "logs", "__pycache__", ".pytest_cache"}
+    return {path.relative_to(project).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in project.rglob("*")
+            if path.is_file() and not skip & set(path.relative_to(project).parts) and ".duckdb" not in path.name}
 
 
-WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+def changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    return {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+
+
+def run_script(project: Path, *args: str, env: dict | None = None) -> None:
+    result = subprocess.run([sys.executable, *args], cwd=project, capture_output=True, text=True,
+                            env=env, timeout=600)
+    assert result.returncode == 0, f"{' '.join(args)}:\n{(result.stdout + result.stderr)[-3000:]}"
+
+
+def blank_new_labels(project: Path) -> dict[str, dict]:
+    """In each task's seed, the new label of the first judge's row (LLM or CODE) alone in its
+    submission (unit and annotator) made blank, so that the human consensus stays as it is;
+    returns that row per task."""
+    with open(project / "seeds" / "annotators.csv", newline="", encoding="utf-8") as fh:
+        judges = {row["annotator_id"] for row in csv.DictReader(fh) if row["annotator_kind"] in ("LLM", "CODE")}
+    blanked = {}
+    for task, (new, _, _) in NEW_LABELS.items():
+        path = project / "seeds" / f"{task}_annotations.csv"
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        key = [*(["chunk_id"] if task == "retrieval" else []), "record_uuid", "annotator_id"]
+        submissions = Counter(tuple(row[c] for c in key) for row in rows)
+        row = next(row for row in rows if submissions[tuple(row[c] for c in key)] == 1
+                   and read_boolean(row[new]) is not None and row["task"] == task and row["annotator_id"] in judges)
+        blanked[task] = dict(row)
+        row[new] = ""
+        write_csv(path, list(rows[0]), rows)
+    return blanked
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("extending")
+    project = prepare_project(folder, None)
+    start = snapshot(project)
+    add_labels(project)
+    run_script(project, "dev/generate/make_sample_seeds.py", "--quiet")
+    run_script(project, "dev/tests/fixtures/make_edge_cases.py",
+               env={**os.environ, "PYTHONPATH": "scripts/lib:dev/generate"})
+    run_script(project, "dev/fixtures/make_langfuse_fixtures.py")
+    labelled = snapshot(project)
+    add_measure(project)
+    touched = {"label": changed(start, labelled), "measure": changed(labelled, snapshot(project))}
+    checks = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                             *(f"dev/tests/{module}" for module in ("test_spec.py", "test_sample.py", "test_reference.py",
+                                                                     "test_export_data.py", "test_fixture_scripts.py"))],
+                            cwd=project, capture_output=True, text=True, timeout=600)
+    blanked = blank_new_labels(project)
+    generated = folder / "generated"
+    run_script(project, "dev/generate/generate_exports.py", "--records", "600", "--chunks", "4", "--bad-rate", "0.2",
+               "--jobs", "1", "--quiet", "--out", str(generated))
+    result = run_dbt(project, ["build"], env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"}, log=folder / "build.log")
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    con = duckdb.connect(str(folder / "ragmart.duckdb"), read_only=True)
+    yield {"project": project, "touched": touched, "checks": checks, "blanked": blanked, "generated": generated,
+           "con": con}
+    con.close()
+
+
+def test_the_extended_project_passes_the_checks_of_make_test_without_a_build(extended):
+    checks = extended["checks"]
+    assert checks.returncode == 0, (checks.stdout + checks.stderr)[-4000:]
+
+
+def test_the_extended_project_passes_the_documentation_checks(extended):
+    """What `make test` asks of the docs (test_docs.py), on the copy: every new column of every
+    model and seed has its YAML entry, the new macro its description and arguments."""
+    project = extended["project"]
+    manifest = json.loads((project / "target" / "manifest.json").read_text())
+    columns = docs_checks.table_columns(project.parent / "ragmart.duckdb")
+    problems = (docs_checks.undocumented_model_columns(manifest, columns)
+                + docs_checks.undocumented_seed_columns(manifest, columns)
+                + docs_checks.undocumented_macros(manifest))
+    assert not problems, "\n".join(problems)
 
 
 def documented_files(change: str) -> str:
@@ -212,6 +327,84 @@ def documented_files(change: str) -> str:
     bullet = text[text.index(start):]
     ends = [i for i in (bullet.find("\n- **", 1), bullet.find("\n## ")) if i > 0]
     return bullet[:min(ends)] if ends else bullet
+
+
+def listed_files(change: str) -> list[str]:
+    """The files and folders (a path ending in /) that the numbered items of the change's bullet
+    name in backquotes, <placeholders> kept."""
+    items = re.split(r"\n\s+\d+\. ", documented_files(change))[1:]
+    assert items, f"docs/extending.md numbers no file for a {change}"
+    items[-1] = items[-1].split("\n\n")[0]
+    spans = [span for item in items for span in re.findall(r"`([^`\s]+)`", item)]
+    return [span for span in spans if re.fullmatch(r"[\w.<>/-]+(\.(yml|yaml|md|sql|csv|py)|/)", span)
+            and ("/" in span or (PROJECT / span).is_file())]
+
+
+def names(listed: str, path: str) -> bool:
+    pattern = re.sub(r"<\w+>", "[^/]+", re.escape(listed).replace(r"\<", "<").replace(r"\>", ">"))
+    return re.fullmatch(pattern + (".*" if listed.endswith("/") else ""), path) is not None
+
+
+@pytest.mark.parametrize("change", ["label", "measure"])
+def test_each_change_touches_the_files_extending_lists_all_of_them_and_no_other(extended, change):
+    touched, listed = extended["touched"][change], listed_files(change)
+    unlisted = sorted(path for path in touched if not any(names(entry, path) for entry in listed))
+    assert not unlisted, f"docs/extending.md does not name {unlisted} for a {change}"
+    untouched = [entry for entry in listed
+                 if entry not in NOT_REHEARSED and not any(names(entry, path) for path in touched)]
+    assert not untouched, f"docs/extending.md names {untouched} for a {change}, which it did not change"
+
+
+def key(row: dict) -> tuple:
+    """A row's record, annotator, created_at and chunk as given, blank (or null) as ''."""
+    return tuple((row.get(column) or "").strip() for column in ("record_uuid", "annotator_id", "created_at", "chunk_id"))
+
+
+def test_each_new_label_is_checked_and_kept_in_the_quarantine(extended):
+    con = extended["con"]
+    for task, (new, _, _) in NEW_LABELS.items():
+        row = extended["blanked"][task]
+        rows = [(*key(dict(zip(("record_uuid", "annotator_id", "created_at", "chunk_id"), r[:4]))), *r[4:])
+                for r in con.execute("select record_uuid, annotator_id, created_at, chunk_id, reasons, "
+                                     f"{new} from rejected_annotations where task = ?", [task]).fetchall()]
+        blank = [r for r in rows if r[:4] == key(row)]
+        assert len(blank) == 1 and f"missing:{new}" in blank[0][4].split(";"), (task, blank)
+        with open(extended["project"] / "seeds" / f"{task}_annotations.csv", newline="", encoding="utf-8") as fh:
+            given = defaultdict(set)
+            for r in csv.DictReader(fh):
+                given[key(r)].add(r[new] or None)
+        others = [r for r in rows if r not in blank]
+        assert others, f"the sample quarantines other {task} rows"
+        assert all(r[5] in given[r[:4]] for r in others), [r for r in others if r[5] not in given[r[:4]]]
+
+
+def test_each_new_label_reaches_the_training_view_with_its_consensus(extended):
+    """The sample maker never flips a label it was not written for: all accepted HUMAN rows of a
+    record give the new label one value, which the training pair of the record's texts carries."""
+    con = extended["con"]
+    for task, (new, _, _) in NEW_LABELS.items():
+        votes = defaultdict(set)
+        for record, value in con.execute(f"select record_uuid, {new} from intermediate.int_annotations__accepted_rows"
+                                         " where task = ? and annotator_kind = 'HUMAN'", [task]).fetchall():
+            votes[record].add(value)
+        pairs = con.execute(f"select record_uuids, {new} from {task}_training_pairs").fetchall()
+        assert pairs and {v for values in votes.values() for v in values} == ({0} if task == "retrieval" else {0, 1})
+        for records, value in pairs:
+            assert {v for record in records.split(";") for v in votes[record]} == {value}, (task, records, value)
+
+
+def test_the_generator_writes_the_new_labels(extended):
+    generated = extended["generated"]
+    with open(generated / "expected_status.csv", newline="", encoding="utf-8") as fh:
+        reasons = {reason for row in csv.DictReader(fh) for reason in row["reasons"].split(";")}
+    for task, (new, last, _) in NEW_LABELS.items():
+        with open(generated / f"{task}_annotations.csv", newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            values = Counter(read_boolean(row[new]) for row in reader)
+        header = COLUMNS[task][:COLUMNS[task].index(last) + 1] + [new] + COLUMNS[task][COLUMNS[task].index(last) + 1:]
+        assert reader.fieldnames == header
+        assert values[1] > 0 and values[0] > values[1], (task, values)
+        assert {f"missing:{new}", f"invalid_boolean:{new}"} & reasons, (task, sorted(reasons))
 
 
 def recall_by_run_and_k(ref: R.Reference) -> dict[tuple[str, int], float]:
@@ -226,68 +419,8 @@ def recall_by_run_and_k(ref: R.Reference) -> dict[tuple[str, int], float]:
     return {key: sum(v) / len(v) for key, v in values.items()}
 
 
-@pytest.fixture(scope="module")
-def extended(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("extending")
-    project = prepare_project(folder, None)
-    edits = Edits(project)
-    add_label(edits)
-    add_measure(edits)
-    blank_row = add_label_to_data(project)
-    result = run_dbt(project, ["build"], env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"}, log=folder / "build.log")
-    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
-    con = duckdb.connect(str(folder / "ragmart.duckdb"), read_only=True)
-    yield edits, blank_row, con
-    con.close()
-
-
-def test_the_extended_project_passes_the_documentation_checks(extended):
-    """What `make test` asks of the docs (test_docs.py), on the copy: every new column of every
-    model and seed has its YAML entry, the new macro its description and arguments."""
-    edits, _, con = extended
-    manifest = json.loads((edits.project / "target" / "manifest.json").read_text())
-    columns = docs_checks.table_columns(edits.project.parent / "ragmart.duckdb")
-    problems = (docs_checks.undocumented_model_columns(manifest, columns)
-                + docs_checks.undocumented_seed_columns(manifest, columns)
-                + docs_checks.undocumented_macros(manifest))
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("change", ["label", "measure"])
-def test_each_change_touches_the_files_extending_lists_and_no_other(extended, change):
-    edits, _, _ = extended
-    touched = edits.touched[change]
-    bullet = documented_files(change)
-    count = re.search(r"\), (\w+) files:", bullet)
-    assert count, f"docs/extending.md does not say how many files a {change} takes"
-    assert len(touched) == WORDS.index(count.group(1)), (count.group(1), sorted(touched))
-    for path in touched:
-        if path == "macros/metrics/ragmart_recall_at_k.sql":
-            assert "a file of its own in `macros/metrics/`" in bullet, bullet
-        else:
-            assert f"`{path}`" in bullet, f"docs/extending.md does not name {path} for a {change}"
-
-
-def test_the_new_label_is_checked_and_kept_in_the_quarantine(extended):
-    _, blank_row, con = extended
-    rows = con.execute(
-        "select record_uuid, annotator_id, reasons, helpful, concise from rejected_annotations"
-        " where task = 'generation'").fetchall()
-    blank = [r for r in rows if r[0] == blank_row["record_uuid"] and r[1] == blank_row["annotator_id"]]
-    assert len(blank) == 1 and "missing:concise" in blank[0][2].split(";"), blank
-    others = [r for r in rows if r not in blank]
-    assert others, "the sample quarantines other generation rows"
-    assert all(r[4] == r[3] for r in others), [r for r in others if r[4] != r[3]]
-
-
-def test_the_new_label_reaches_the_training_view_with_its_consensus(extended):
-    _, _, con = extended
-    rows = con.execute("select helpful, concise from generation_training_pairs").fetchall()
-    assert rows and all(concise == helpful for helpful, concise in rows)
-
-
 def test_the_new_measure_equals_recall_computed_from_the_reference(extended):
-    _, _, con = extended
+    con = extended["con"]
     expected = recall_by_run_and_k(R.compute(PROJECT / "seeds"))
     got = dict(((run, k), value) for run, k, value in con.execute(
         "select run_id, k, value from metric_values where metric = 'recall' and slice_dimension = 'overall'"
@@ -298,6 +431,7 @@ def test_the_new_measure_equals_recall_computed_from_the_reference(extended):
     for key, value in expected.items():
         assert math.isclose(got[key], value, abs_tol=1e-12), (key, got[key], value)
         assert math.isclose(wide[key], value, abs_tol=1e-12), (key, wide[key], value)
+
 
 
 # --------------------------------------------------------------------------- a source system
