@@ -20,6 +20,15 @@ Three files-mode builds of the project's sample (the kit's scenarios ``daily_*``
   ``generation_metrics`` equals the sample's; on a copy of it, the guard
   ``assert_exports_have_rows`` with only retrieval allowed stops naming grounding and its file.
 
+Two more files-mode builds of the sample for the row ids (guards only):
+
+* ``records_daily``: each export as one file of the second day, the records input as two daily
+  files, the second day's holding the first day's rows (its first half) and the rest;
+* ``records_daily_earlier``: ``records_daily`` with one more retrieval file whose name sorts
+  first (an earlier day: copies of half the rows and two rows of its own, rejected), built up to
+  the quarantine: the rejected rows of the other files keep their ``annotation_row_id`` (and every
+  other column).
+
 And one seeds-mode build, ``sample_spelled``: the sample with a tool's own label spellings
 (``topically_relevant`` as ``relevant`` / ``unrelated``, ``unsupported_claim_present`` as Phoenix's
 hallucination evaluator says it, ``hallucinated`` / ``factual``), read with a per-label
@@ -100,6 +109,48 @@ def _allowed(out: Path) -> Path:
     return out
 
 
+EARLIER = "2026-11-25"           # a day before DAYS: its file sorts first by name
+
+
+def _one_day_exports(out: Path) -> None:
+    """The sample's exports, each as one file of the second day, and its annotators file."""
+    out.mkdir(parents=True, exist_ok=True)
+    for task in EXPORTS:
+        header, rows = _seed_rows(task)
+        write_csv(out / f"{task}_{DAYS[1]}.csv", header, rows)
+    (out / FILES["annotators"]).write_bytes((PROJECT / "seeds" / FILES["annotators"]).read_bytes())
+
+
+@data_set("records_daily")
+def _records_daily(out: Path) -> Path:
+    _one_day_exports(out)
+    header, rows = _seed_rows("records")
+    write_csv(out / f"records_{DAYS[0]}.csv", header, rows[: len(rows) // 2])
+    write_csv(out / f"records_{DAYS[1]}.csv", header, rows)
+    return out
+
+
+def _earlier_rows() -> tuple[list[str], list[list[str]]]:
+    """The earlier retrieval file: copies of the first half of the rows, then two rows of records
+    no other file has, in a language the vars do not accept (rejected as invalid_language)."""
+    header, rows = _seed_rows("retrieval")
+    own = []
+    for n, row in enumerate(rows[:2], start=1):
+        row = list(row)
+        row[header.index("record_uuid")] = f"earlier-{n}"
+        row[header.index("language")] = "xx"
+        own.append(row)
+    return header, rows[: len(rows) // 2] + own
+
+
+@data_set("records_daily_earlier")
+def _records_daily_earlier(out: Path) -> Path:
+    _records_daily(out)
+    header, rows = _earlier_rows()
+    write_csv(out / f"retrieval_{EARLIER}.csv", header, rows)
+    return out
+
+
 SPELLINGS = {"topically_relevant": ("relevant", "unrelated"), "unsupported_claim_present": ("hallucinated", "factual")}
 SPELLED_VARS = {"label_values": {"relevant": 0, **{label: {one: 1, zero: 0} for label, (one, zero) in SPELLINGS.items()}}}
 
@@ -133,9 +184,13 @@ scenario("sample_spelled", "sample_spelled", SPELLED_VARS, tests=True, generic_t
 scenario("daily_empty", "daily_empty", tests=True, generic_tests=False, files=True)
 scenario("daily_allowed", "daily_allowed", {"allow_empty_exports": ["retrieval", "grounding"]}, tests=True,
          generic_tests=False, files=True, select=["+export_row_counts", "+generation_metrics"])
-SCENARIOS_USED = ["sample", "daily_history", "daily_empty", "daily_allowed", "sample_spelled"]
+scenario("records_daily", "records_daily", tests=True, generic_tests=False, files=True)
+scenario("records_daily_earlier", "records_daily_earlier", tests=True, generic_tests=False, files=True,
+         select=["+rejected_annotations"])
+SCENARIOS_USED = ["sample", "daily_history", "daily_empty", "daily_allowed", "sample_spelled", "records_daily",
+                  "records_daily_earlier"]
 
-# annotation_row_id numbers rows by content in seeds mode and by place in files mode; the file is checked on its own
+# annotation_row_id and source_file name the seed in seeds mode, the daily file in files mode; checked on their own
 SKIPPED_COLUMNS = {"rejected_annotations": ["annotation_row_id", "source_file"],
                    "export_row_counts": ["n_repeated", "n_blank"]}
 
@@ -248,9 +303,31 @@ def test_allowed_empty_exports_publish_a_zero_row(builds, sample, tmp_path):
 
 
 
+def _all_columns(database: Path, mart: str) -> list[dict]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        cursor = con.execute(f"select * from {mart}")
+        names = [d[0] for d in cursor.description]
+        return sorted((dict(zip(names, row)) for row in cursor.fetchall()), key=repr)
+
+
+def test_a_file_added_keeps_the_row_ids_of_the_others(builds):
+    """An earlier day's file added to the folder (its name sorts first): the rejected rows of the
+    files already there keep their annotation_row_id, so two days' quarantines join on it."""
+    before, after = _passed(builds.get("records_daily")), _passed(builds.get("records_daily_earlier"))
+    old = _all_columns(before.db_path, "rejected_annotations")
+    new = _all_columns(after.db_path, "rejected_annotations")
+    added = f"retrieval_{EARLIER}.csv"
+    assert {r["task"] for r in old} == {*EXPORTS, "records"}, "the comparison would prove little"
+    assert sorted(r["source_row"] for r in new if r["source_file"] == added) == \
+        [len(_earlier_rows()[1]) - 1, len(_earlier_rows()[1])]
+    assert [r for r in new if r["source_file"] != added] == old
+    by_place = {(r["task"], r["source_file"], r["source_row"]): r["annotation_row_id"] for r in new}
+    assert all(by_place[(r["task"], r["source_file"], r["source_row"])] == r["annotation_row_id"] for r in old)
+
+
 def _validated(database: Path, task: str) -> list[tuple]:
-    """A family's validated rows (parsed labels, status, reasons) but their row ids, which number
-    the rows by their content in seeds mode."""
+    """A family's validated rows (parsed labels, status, reasons) but their row ids, which name the
+    seed's file in seeds mode."""
     with duckdb.connect(str(database), read_only=True) as con:
         return sorted(con.execute("select * exclude (annotation_row_id) from intermediate.int_annotations__validated"
                                   " where task = ?", [task]).fetchall(), key=repr)

@@ -199,13 +199,14 @@ def test_rejected_rows_point_into_the_database(built):
 
 
 def _staged_columns(database: Path, model: str) -> list[str]:
-    """The staged model's columns but its row ids, files and created_at as written (its instant,
-    created_at_utc, is compared)."""
+    """The staged model's columns but its row ids, files and rows and created_at as written (its
+    instant, created_at_utc, is compared)."""
     with duckdb.connect(str(database), read_only=True) as con:
         return [c for (c,) in con.execute(
             "select column_name from information_schema.columns where table_schema = 'staging' and table_name = ?"
             " order by ordinal_position",
-            [model]).fetchall() if c not in ("annotation_row_id", "source_files", "n_listed_rows", "created_at")]
+            [model]).fetchall() if c not in ("annotation_row_id", "source_file", "source_row", "source_files",
+                                              "n_listed_rows", "created_at")]
 
 
 def _staged(database: Path) -> dict[str, list[tuple]]:

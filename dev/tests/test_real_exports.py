@@ -42,6 +42,7 @@ from __future__ import annotations
 import csv
 import functools
 import gzip
+import hashlib
 import importlib.util
 import io
 import json
@@ -347,8 +348,7 @@ def _run(tmp: Path, args: list[str], *, must_pass: bool = True) -> tuple[Path, s
 
 def _read(database: Path) -> dict[str, list[tuple]]:
     columns = {mart: "*" for mart in PUBLIC_MARTS} | {
-        # annotation_row_id numbers rows by content in seeds mode and by place in files mode, and
-        # source_file / source_row name the seed or the part: checked on their own below
+        # annotation_row_id, source_file and source_row name the seed or the part: checked on their own below
         "rejected_annotations": "* exclude (annotation_row_id, source_file, source_row)"}
     with duckdb.connect(str(database), read_only=True) as con:
         return {mart: sorted(con.execute(f"select {columns[mart]} from {mart}").fetchall(), key=repr)
@@ -544,16 +544,19 @@ def test_seeds_loaded_again_keep_their_rows_in_the_file(builds, built, tmp_path)
     assert again and sorted(again) == sorted(built["seeds"]["rejected_ids"])
 
 
-def test_files_mode_row_ids_are_the_place_in_the_files(exports, built):
-    """annotation_row_id is file k (the files of all inputs by input, then name) times 10^12 plus the row in the file."""
-    index = {}
-    for input_name in ["retrieval", "grounding", "generation", "annotators", "records"]:
-        for path in sorted(exports["csv_dir"].glob(f"{input_name}*.csv")):
-            index[path.name] = len(index) + 1
-    rows = built["csv"]["rejected_ids"]
-    assert rows
-    for _task, row_id, *_rest, source_file, source_row in rows:
-        assert row_id == index[source_file] * 10**12 + source_row
+def _row_id(task: str, source_file: str, source_row: int) -> int:
+    """annotation_row_id as docs/rules.md gives it: the first 15 hexadecimal digits of the MD5 of
+    `<input>/<file name>/<row>`."""
+    return int(hashlib.md5(f"{task}/{source_file}/{source_row}".encode()).hexdigest()[:15], 16)
+
+
+@pytest.mark.parametrize("mode", ["csv", "seeds"])
+def test_row_ids_are_the_input_file_name_and_row(built, mode):
+    """annotation_row_id depends on the row's input, file name and row alone, in both modes."""
+    rows = built[mode]["rejected_ids"]
+    assert {task for task, *_ in rows} >= {"retrieval", "grounding", "generation"}
+    for task, row_id, *_rest, source_file, source_row in rows:
+        assert row_id == _row_id(task, source_file, source_row), (task, source_file, source_row)
 
 
 # --------------------------------------------------------------------------- failures

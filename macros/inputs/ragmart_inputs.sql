@@ -83,25 +83,18 @@
 {%- endmacro %}
 
 {#-
-    Files mode numbers the rows by their place in the input: file k (base_native__export_files'
-    ragmart_file_index) and data row n of that file give k * ragmart_file_position_base() + n.
--#}
-{% macro ragmart_file_position_base() -%}
-    {{ return(1000000000000) }}
-{%- endmacro %}
-
-{#-
     The rows of an input with their annotation_row_id, where they came from (source_file,
     source_row, malformed_record) and every column of the export as text (ragmart_export_select).
-    Seeds mode numbers the rows by their content (ragmart_content_row_number), the same on every
-    engine; files mode by their place in the files (ragmart_file_position_base), which needs no
-    sort. Read by staging, and by the quarantine for the original values of its rejected rows.
-    `input`: the model's ref of base_native__export_files (files mode) or of the task's seed.
+    Both modes number a row by where it stands, its input, file name and row
+    (ragmart_row_id), the same on every engine and in every build: a file added to the folder
+    changes no other file's numbers. Read by staging, and by the quarantine for the original values
+    of its rejected rows. `input`: the model's ref of base_native__export_files (files mode) or of
+    the task's seed.
 -#}
 {% macro ragmart_input_rows(task, input) -%}
     {%- if ragmart_input_mode() == 'files' -%}
     select
-        ragmart_file_index * {{ ragmart_file_position_base() }} + ragmart_source_row as annotation_row_id,
+        {{ ragmart_row_id(["'" ~ task ~ "'", 'ragmart_source_file', 'ragmart_source_row']) }} as annotation_row_id,
         ragmart_source_file as source_file,
         ragmart_source_row as source_row,
         ragmart_malformed_record as malformed_record,
@@ -109,7 +102,7 @@
     from {{ ragmart_input_relation(task, input) }}
     {%- else -%}
     select
-        {{ ragmart_content_row_number(task) }} as annotation_row_id,
+        {{ ragmart_row_id(["'" ~ task ~ "'", "'" ~ ragmart_input_seed(task) ~ ".csv'", 'source_row']) }} as annotation_row_id,
         '{{ ragmart_input_seed(task) }}.csv' as source_file,
         exported_columns.*
     from (

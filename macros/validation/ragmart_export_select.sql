@@ -42,18 +42,3 @@
         {%- if not loop.last %},{% endif %}
     {%- endfor %}
 {%- endmacro %}
-
-{#-
-    A row number for the rows of an export that depends only on their content, so that every
-    engine numbers the same rows the same way (texts are compared by their bytes, whatever the
-    database's collation). Rows that are equal in every column are interchangeable, so their
-    order among themselves does not matter.
--#}
-{% macro ragmart_content_row_number(task) -%}
-    row_number() over (
-        order by
-        {%- for column in ragmart_export_columns(task) %}
-            {{ ragmart_collate_binary(column.name) }} nulls last{% if not loop.last %},{% endif %}
-        {%- endfor %}
-    )
-{%- endmacro %}

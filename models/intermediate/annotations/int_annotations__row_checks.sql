@@ -106,6 +106,8 @@ repaired as (
 
     select
         annotation_row_id,
+        source_file,
+        source_row,
         family as task,
         record_uuid,
         chunk_id,

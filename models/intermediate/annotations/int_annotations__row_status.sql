@@ -7,7 +7,8 @@
        retrieval: record and chunk, else the record), which gives each row an outcome:
        - `latest`: the row its annotator submitted last for its unit (or alone in its submission);
        - `superseded`: an older row of the submission, or an agreeing duplicate at the latest
-         instant that is not the one kept (the fewest reasons, then the first);
+         instant that is not the one kept (the fewest reasons, then the first in the files: the
+         file first by name, then the earlier row);
        - `conflicting_duplicate`: a row at the latest instant whose labels differ from another's there;
        - `not_compared`: a row without unit, annotator or parsed created_at, which takes no part.
     4. A superseded row is superseded; a row that is a conflicting duplicate or has any reason of
@@ -39,6 +40,8 @@ with_submission as (
     select
         task,
         annotation_row_id,
+        source_file,
+        source_row,
         record_uuid,
         chunk_id,
         annotator_id,
@@ -111,7 +114,7 @@ compared_with_same_submission as (
         ) as max_label_signature_at_time,
         row_number() over (
             partition by task, record_uuid, chunk_key, annotator_id, created_at_utc
-            order by n_row_reasons, annotation_row_id
+            order by n_row_reasons, {{ ragmart_collate_binary('source_file') }}, source_row
         ) as position_at_time
 
     from marked

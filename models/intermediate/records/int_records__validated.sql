@@ -1,9 +1,9 @@
 {#-
-    One row per row of the records seed with its status: rows with reasons are rejected; several
-    rows for one record keep one row when they agree (the others superseded) and are all rejected
-    as conflicting_duplicate when they differ (in any value, run_id and query_id included). A
-    rejected row counts as absent from the seed: its record falls back to the default run and its
-    query text (int_records__per_family).
+    One row per row of the records input with its status: rows with reasons are rejected; several rows for one record keep one row when
+    they agree (the fewest reasons, then the first in the files: the file first by name, then the
+    earlier row; the others superseded) and are all rejected as conflicting_duplicate when they
+    differ (in any value, run_id and query_id included). A rejected row counts as absent from the
+    input: its record falls back to the default run and its query text (int_records__per_family).
 -#}
 {#-
     The row checks of the records seed (ADR-001 routing inputs), sorted by code: missing
@@ -30,6 +30,8 @@ checked as (
 
     select
         annotation_row_id,
+        source_file,
+        source_row,
         record_uuid,
         task_type,
         model_uncertainty,
@@ -62,7 +64,10 @@ compared_with_same_record as (
         *,
         min(record_signature) over (partition by record_uuid) as min_record_signature,
         max(record_signature) over (partition by record_uuid) as max_record_signature,
-        row_number() over (partition by record_uuid order by n_row_reasons, annotation_row_id) as position_in_record
+        row_number() over (
+            partition by record_uuid
+            order by n_row_reasons, {{ ragmart_collate_binary('source_file') }}, source_row
+        ) as position_in_record
 
     from checked
 

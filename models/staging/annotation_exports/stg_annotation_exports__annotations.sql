@@ -30,6 +30,8 @@ renamed as (
     select
         family,
         annotation_row_id,
+        source_file,
+        source_row,
         is_malformed,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         {{ ragmart_clean_text('annotator_id') }} as annotator_id,

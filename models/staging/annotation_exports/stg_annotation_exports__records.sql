@@ -15,10 +15,13 @@ source as (
 
 ),
 
+
 renamed as (
 
     select
         annotation_row_id,
+        source_file,
+        source_row,
         malformed_record is not null as is_malformed,
         {{ ragmart_clean_text('record_uuid') }} as record_uuid,
         task_type,

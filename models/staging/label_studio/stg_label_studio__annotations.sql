@@ -75,7 +75,7 @@ per_item as (
 final as (
 
     select
-        file_index * {{ ragmart_file_position_base() }} + source_row as annotation_row_id,
+        {{ ragmart_row_id(['family', 'source_file', 'source_row']) }} as annotation_row_id,
         source_file,
         source_row,
         malformed_record,

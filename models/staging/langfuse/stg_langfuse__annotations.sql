@@ -6,7 +6,8 @@
     record is the trace; query, answer, language and (grounding) the context set come from
     stg_langfuse__traces; a column of another family's export is null. created_at is the latest update of the row's label scores; notes the
     annotator's latest `notes` score of the trace (it does not move created_at). The row is placed
-    by its latest score: its file, its row there, and its number (file × 10^12 + row).
+    by its latest score (of two updated at once, the one of the file that sorts last, then the
+    later row): its file, its row there, and its number of (family, file, row), ragmart_row_id.
 -#}
 {%- set families = ragmart_families_in_format('langfuse') %}
 {%- set labels = [] %}
@@ -34,11 +35,11 @@ labels as (
         *,
         row_number() over (
             partition by family, trace_id, annotator_id, label_name
-            order by updated_at_utc desc, score_key desc
+            order by updated_at_utc desc, file_index desc, source_row desc
         ) as label_version,
         row_number() over (
             partition by family, trace_id, annotator_id
-            order by updated_at_utc desc, score_key desc
+            order by updated_at_utc desc, file_index desc, source_row desc
         ) as row_version
 
     from scores
@@ -54,7 +55,7 @@ notes as (
         value_text as notes,
         row_number() over (
             partition by trace_id, annotator_id
-            order by updated_at_utc desc, score_key desc
+            order by updated_at_utc desc, file_index desc, source_row desc
         ) as notes_version
 
     from scores
@@ -68,7 +69,6 @@ per_row as (
         family,
         trace_id,
         annotator_id,
-        max(case when row_version = 1 then score_key end) as annotation_row_id,
         max(case when row_version = 1 then source_file end) as source_file,
         max(case when row_version = 1 then source_row end) as source_row,
         max(case when row_version = 1 then updated_at end) as created_at,
@@ -90,7 +90,7 @@ final as (
 
     select
         per_row.family,
-        per_row.annotation_row_id,
+        {{ ragmart_row_id(['per_row.family', 'per_row.source_file', 'per_row.source_row']) }} as annotation_row_id,
         per_row.source_file,
         per_row.source_row,
         cast(null as {{ dbt.type_string() }}) as malformed_record,

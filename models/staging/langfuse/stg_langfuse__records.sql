@@ -4,8 +4,8 @@
     the Langfuse trace of that id (stg_langfuse__traces: the field the var langfuse_run_field
     names); and for each trace that is a record, has a run and is not in the records input, a row
     of its own (the run, in every family, also those read in another format). Such a row is placed
-    at the trace's file and row and numbered after every file of the input (10^6 + the file's
-    number, × 10^12 + the row).
+    at the trace's file and row and numbered by them as a row of the records input
+    (ragmart_row_id of `records`, the trace's file and row).
 -#}
 
 with
@@ -47,7 +47,7 @@ listed as (
 unlisted as (
 
     select
-        (1000000 + traces.file_index) * {{ ragmart_file_position_base() }} + traces.source_row as annotation_row_id,
+        {{ ragmart_row_id(["'records'", 'traces.source_file', 'traces.source_row']) }} as annotation_row_id,
         traces.source_file,
         traces.source_row,
         cast(null as {{ dbt.type_string() }}) as malformed_record,

@@ -56,7 +56,6 @@ versions as (
     select
         *,
         try_cast(updated_at as timestamp) as updated_at_utc,
-        file_index * {{ ragmart_file_position_base() }} + source_row as score_key,
         row_number() over (
             partition by id
             order by try_cast(updated_at as timestamp) desc, file_index desc, source_row desc

@@ -10,8 +10,9 @@
       retrieved documents joined with ` [SEP] `.
     The record is the trace; every label of the annotator on the unit is a column. created_at is
     the latest update of the row's annotations; notes the first non-empty explanation, in label
-    order. The row is numbered and placed by its first annotation. A column of another family's
-    export is null.
+    order. The row is placed by its first annotation (by table: document, span, trace; then file
+    and row) and numbered by it: ragmart_row_id of (family, file, table, row), since a database's
+    tables number their annotations each from 1. A column of another family's export is null.
 -#}
 {%- set families = ragmart_families_in_format('phoenix') %}
 {%- set labels = [] %}
@@ -42,7 +43,8 @@ labels_by_unit as (
         family,
         trace_id,
         annotator_id,
-        annotation_key,
+        table_index,
+        annotation_target,
         source_file,
         source_row,
         updated_at,
@@ -53,6 +55,20 @@ labels_by_unit as (
         case when family = 'retrieval' then document_position end as document_position
 
     from labels
+
+),
+
+{# The unit's annotations in their order: by table (document, span, trace), then file and row. #}
+numbered as (
+
+    select
+        *,
+        row_number() over (
+            partition by family, trace_id, span_id, document_position, annotator_id
+            order by table_index, source_file, source_row
+        ) as annotation_order
+
+    from labels_by_unit
 
 ),
 
@@ -76,9 +92,9 @@ per_row as (
         span_id,
         document_position,
         annotator_id,
-        min(annotation_key) as annotation_row_id,
-        arg_min(source_file, annotation_key) as source_file,
-        arg_min(source_row, annotation_key) as source_row,
+        max(case when annotation_order = 1 then annotation_target end) as annotation_target,
+        max(case when annotation_order = 1 then source_file end) as source_file,
+        max(case when annotation_order = 1 then source_row end) as source_row,
         max(updated_at) as created_at,
         {%- for label in labels %}
         max(case when label_name = '{{ label }}' then value_text end) as {{ label }},
@@ -89,7 +105,7 @@ per_row as (
             {%- endfor %}
         ) as notes
 
-    from labels_by_unit
+    from numbered
     group by
         family,
         trace_id,
@@ -103,7 +119,8 @@ final as (
 
     select
         per_row.family,
-        per_row.annotation_row_id,
+        {{ ragmart_row_id(['per_row.family', 'per_row.source_file', 'per_row.annotation_target', 'per_row.source_row']) }}
+            as annotation_row_id,
         per_row.source_file,
         per_row.source_row,
         cast(null as {{ dbt.type_string() }}) as malformed_record,

@@ -6,7 +6,8 @@
     score_threshold set, 1 at or above it and 0 below; any other score stays as given (invalid).
     The annotator is the annotation's `identifier`, else its metadata's annotator_id. Of several
     annotations of one annotator for one label of one unit (on several spans of a trace, or a span
-    and the trace), the latest counts (`is_latest`).
+    and the trace), the latest counts (`is_latest`; of two updated at once, the one of the later
+    table in the order document, span, trace, then of the later file and row).
 -#}
 {%- set label_names = ragmart_setting('label_names') %}
 {%- set threshold = ragmart_setting('score_threshold') %}
@@ -86,8 +87,7 @@ labelled as (
             when score_number = 0 then '0'
             else score
             {%- endif %}
-        end as value_text,
-        table_index * {{ ragmart_file_position_base() }} + source_row as annotation_key
+        end as value_text
 
     from named
 
@@ -105,7 +105,7 @@ final as (
                 document_position,
                 annotator_id,
                 label_name
-            order by updated_at desc, annotation_key desc
+            order by updated_at desc, table_index desc, source_file desc, source_row desc
         ) = 1 as is_latest
 
     from labelled
