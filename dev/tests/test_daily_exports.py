@@ -20,10 +20,14 @@ Three files-mode builds of the project's sample (the kit's scenarios ``daily_*``
   ``generation_metrics`` equals the sample's; on a copy of it, the guard
   ``assert_exports_have_rows`` with only retrieval allowed stops naming grounding and its file.
 
-Two more files-mode builds of the sample for the row ids (guards only):
+Three more files-mode builds of the sample for the records input and the row ids (guards only):
 
 * ``records_daily``: each export as one file of the second day, the records input as two daily
   files, the second day's holding the first day's rows (its first half) and the rest;
+* ``records_once``: the same with the second day's records file alone: every public mart equals
+  ``records_daily``'s, ``annotation_row_id`` and the quarantine's files included, but for the
+  records' ``n_repeated`` (the first day's copies, counted here), and the build log names the
+  records file that repeats a later one;
 * ``records_daily_earlier``: ``records_daily`` with one more retrieval file whose name sorts
   first (an earlier day: copies of half the rows and two rows of its own, rejected), built up to
   the quarantine: the rejected rows of the other files keep their ``annotation_row_id`` (and every
@@ -130,6 +134,14 @@ def _records_daily(out: Path) -> Path:
     return out
 
 
+@data_set("records_once")
+def _records_once(out: Path) -> Path:
+    _one_day_exports(out)
+    header, rows = _seed_rows("records")
+    write_csv(out / f"records_{DAYS[1]}.csv", header, rows)
+    return out
+
+
 def _earlier_rows() -> tuple[list[str], list[list[str]]]:
     """The earlier retrieval file: copies of the first half of the rows, then two rows of records
     no other file has, in a language the vars do not accept (rejected as invalid_language)."""
@@ -185,10 +197,11 @@ scenario("daily_empty", "daily_empty", tests=True, generic_tests=False, files=Tr
 scenario("daily_allowed", "daily_allowed", {"allow_empty_exports": ["retrieval", "grounding"]}, tests=True,
          generic_tests=False, files=True, select=["+export_row_counts", "+generation_metrics"])
 scenario("records_daily", "records_daily", tests=True, generic_tests=False, files=True)
+scenario("records_once", "records_once", tests=True, generic_tests=False, files=True)
 scenario("records_daily_earlier", "records_daily_earlier", tests=True, generic_tests=False, files=True,
          select=["+rejected_annotations"])
 SCENARIOS_USED = ["sample", "daily_history", "daily_empty", "daily_allowed", "sample_spelled", "records_daily",
-                  "records_daily_earlier"]
+                  "records_once", "records_daily_earlier"]
 
 # annotation_row_id and source_file name the seed in seeds mode, the daily file in files mode; checked on their own
 SKIPPED_COLUMNS = {"rejected_annotations": ["annotation_row_id", "source_file"],
@@ -308,6 +321,35 @@ def _all_columns(database: Path, mart: str) -> list[dict]:
         cursor = con.execute(f"select * from {mart}")
         names = [d[0] for d in cursor.description]
         return sorted((dict(zip(names, row)) for row in cursor.fetchall()), key=repr)
+
+
+def test_copies_of_the_records_input_count_once(builds):
+    """A daily records file holding the day before's rows and new ones: each row counts once, the
+    first day's rows are counted in n_repeated (counted here from the files), and every public mart
+    is the one of the second day's file alone."""
+    daily, once = _passed(builds.get("records_daily")), _passed(builds.get("records_once"))
+    _, rows = _seed_rows("records")
+    read = rows[: len(rows) // 2] + rows                 # the rows of both days' files
+    distinct = {tuple(value.strip() or None for value in row) for row in read}
+    n_copies = len(read) - len(distinct)
+    assert n_copies >= len(rows) // 2 > 0
+    counts = {row["task"]: row for row in _all_columns(daily.db_path, "export_row_counts")}
+    assert (counts["records"]["n_rows"], counts["records"]["n_repeated"], counts["records"]["n_blank"]) == \
+        (len(distinct), n_copies, 0)
+    assert counts["records"]["n_accepted"] + counts["records"]["n_superseded"] + counts["records"]["n_rejected"] \
+        == len(distinct)
+    for mart in PUBLIC_MARTS:
+        expected, got = _all_columns(once.db_path, mart), _all_columns(daily.db_path, mart)
+        if mart == "export_row_counts":
+            expected = [row | {"n_repeated": row["n_repeated"] + n_copies} if row["task"] == "records" else row
+                        for row in expected]
+        assert expected, f"{mart} is empty: the comparison would prove nothing"
+        assert _same([tuple(r.values()) for r in expected], [tuple(r.values()) for r in got]), mart
+    rejected_records = [r for r in _all_columns(daily.db_path, "rejected_annotations") if r["task"] == "records"]
+    assert rejected_records and {r["source_file"] for r in rejected_records} == {f"records_{DAYS[1]}.csv"}
+    n_first = len(rows) // 2
+    assert (f"ragmart: records_{DAYS[0]}.csv: {n_first:,} of {n_first:,} rows repeat later files"
+            in daily.output)
 
 
 def test_a_file_added_keeps_the_row_ids_of_the_others(builds):

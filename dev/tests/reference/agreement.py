@@ -130,15 +130,31 @@ def check_records_row(raw: dict) -> tuple[list[str], dict, list[str]]:
     return reasons, parsed, notes
 
 
+def records_copies(rows: list[dict]) -> list[bool]:
+    """Whether each row of the records file is an exact copy of an earlier one (docs/rules.md,
+    Daily exports): equal in every column after trimming, an empty or blank value as empty. Such a
+    row counts once: it is left out, neither superseded nor rejected."""
+    seen: set[tuple] = set()
+    copies = []
+    for raw in rows:
+        content = tuple(None if R.is_blank(raw.get(c)) else raw[c].strip() for c in RECORD_COLS + RUN_COLS)
+        copies.append(content in seen)
+        seen.add(content)
+    return copies
+
+
 def load_records(seed_dir: Path, null_mode: str):
-    """(valid records by id, rejected rows [(line, raw, reasons)], ambiguities)."""
+    """(valid records by id, rejected rows [(line, raw, reasons)], ambiguities), over the distinct
+    rows (records_copies)."""
     path = Path(seed_dir) / "records.csv"
     if not path.exists():
         return {}, [], []
     rows = R.read_csv(path, null_mode)
     ambiguities: list[str] = []
     checked = []
-    for i, raw in enumerate(rows):
+    for i, (raw, is_copy) in enumerate(zip(rows, records_copies(rows))):
+        if is_copy:
+            continue
         reasons, parsed, notes = check_records_row(raw)
         ambiguities += [f"records line {i + 1}: {n}" for n in notes]
         checked.append((i + 1, raw, reasons, parsed))

@@ -1,5 +1,6 @@
 {#-
-    One row per row of the records input with its status: rows with reasons are rejected; several rows for one record keep one row when
+    One row per distinct row of the records input (exact copies count once, left out in staging)
+    with its status: rows with reasons are rejected; several rows for one record keep one row when
     they agree (the fewest reasons, then the first in the files: the file first by name, then the
     earlier row; the others superseded) and are all rejected as conflicting_duplicate when they
     differ (in any value, run_id and query_id included). A rejected row counts as absent from the

@@ -3,13 +3,22 @@
     from, the short columns as given (text) and a blank flag per required long text; see the
     model's docs for why this is a table of its own. The rows are the exports' of
     base_annotation_exports__input_rows (each family in the format the var input_format names); a
-    column of another family's export is null.
+    column of another family's export is null. The rows of the records input are here too (family
+    `records`, every export column null), for their exact copies alone: staging reads the exports'
+    rows (stg_annotation_exports__annotations) and the records' own (stg_annotation_exports__records)
+    without the copies found here.
 -#}
 {%- set columns = [] %}
+{%- set export_columns = [] %}
 {%- set unit_columns = [] %}
-{%- for family in ragmart_tasks() %}
-{%- for column in ragmart_export_columns(family) if column.name not in columns %}
+{%- for input_name in ragmart_status_inputs() %}
+{%- for column in ragmart_export_columns(input_name) if column.name not in columns %}
 {%- do columns.append(column.name) %}
+{%- endfor %}
+{%- endfor %}
+{%- for family in ragmart_tasks() %}
+{%- for column in ragmart_export_columns(family) if column.name not in export_columns %}
+{%- do export_columns.append(column.name) %}
 {%- endfor %}
 {%- for column in ragmart_task_spec(family).unit_columns if column not in unit_columns %}
 {%- do unit_columns.append(column) %}
@@ -21,18 +30,19 @@ with
 input_rows as (
 
     select * from {{ ref('base_annotation_exports__input_rows') }}
-    where input_name <> 'records'
 
 ),
 
 {#
-    Blank rows and exact copies (docs/rules.md, Daily exports) are found per family: rows equal in
-    every column of the export after trimming are one row, read where it stands in the file that
+    Blank rows and exact copies (docs/rules.md, Daily exports) are found per input: rows equal in
+    every column of the input after trimming are one row, read where it stands in the file that
     sorts last by name (its first place there); the others are repeats. Both are counted, never
-    rejected. Copies share their copy key (the row's unit, annotator and created_at, trimmed,
-    blank parts left out, and the raw text of a record that failed to parse; another family's unit
-    column is null and so left out), so only the rows whose key another row shares are compared
-    column by column, read again from the input rows; the narrow rows carry no long text.
+    rejected; blank rows are the exports' alone (a blank records row is a row without record_uuid).
+    Copies share their copy key (the row's unit, annotator and created_at, trimmed, blank parts
+    left out, and the raw text of a record that failed to parse; another family's unit column is
+    null and so left out; a records row's unit is its record_uuid), so only the rows whose key
+    another row shares are compared column by column, read again from the input rows; the narrow
+    rows carry no long text.
 #}
 keyed as (
 
@@ -58,12 +68,12 @@ narrow_rows as (
         source_file,
         source_row,
         copy_key,
-        {# A blank row's key is empty: only the rows with an empty key are checked column by column. #}
+        {# A blank row's key is empty: only the exports' rows with an empty key are checked column by column. #}
         case
-            when copy_key = ''
+            when copy_key = '' and input_name <> 'records'
                 then (
                     malformed_record is null
-                    {%- for column in columns %}
+                    {%- for column in export_columns %}
                     and {{ ragmart_is_blank(column) }}
                     {%- endfor %}
                 )

@@ -10,7 +10,7 @@ with
 source as (
 
     select * from {{ ref('base_annotation_exports__annotations') }}
-    where not is_blank_row and not is_repeated_row
+    where family <> 'records' and not is_blank_row and not is_repeated_row
 
 ),
 

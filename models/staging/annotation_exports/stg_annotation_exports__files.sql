@@ -1,9 +1,10 @@
 {#-
-    One row per file of the three exports (docs/rules.md, Daily exports): the rows read from it, its
-    blank rows (skipped), and its exact copies of rows read elsewhere (left out), with how many of
-    those repeat another file's rows (whole-history exports, the usual cause). Read by
-    export_row_counts and by the guard assert_exports_have_rows, which names empty exports and
-    says in the build log which files repeat which.
+    One row per file of the three exports and of the records input (docs/rules.md, Daily exports):
+    the rows read from it, its blank rows (skipped; the exports' alone), and its exact copies of
+    rows read elsewhere (left out), with how many of those repeat another file's rows
+    (whole-history exports, the usual cause). Read by export_row_counts and by the guard
+    assert_exports_have_rows, which names empty exports and says in the build log which files
+    repeat which.
 -#}
 
 with

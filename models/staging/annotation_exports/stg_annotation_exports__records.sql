@@ -1,6 +1,8 @@
 {#-
     The records input: the 0005 records seed or files (stg_native__records), or, when Langfuse is
-    read for some family, the same rows with the runs Langfuse records (stg_langfuse__records).
+    read for some family, the same rows with the runs Langfuse records (stg_langfuse__records);
+    one row per distinct row: the exact copies that base_annotation_exports__annotations finds, as
+    for the exports (docs/rules.md, Daily exports), are left out.
 -#}
 
 with
@@ -15,6 +17,12 @@ source as (
 
 ),
 
+repeated_rows as (
+
+    select annotation_row_id from {{ ref('base_annotation_exports__annotations') }}
+    where family = 'records' and is_repeated_row
+
+),
 
 renamed as (
 
@@ -41,6 +49,7 @@ renamed as (
         {{ ragmart_clean_text('query_id') }} as query_id
 
     from source
+    where annotation_row_id not in (select repeated_rows.annotation_row_id from repeated_rows)
 
 )
 
