@@ -180,7 +180,7 @@ def test_the_build_script_lists_the_links_and_stops_on_one_out_of_the_folder(tmp
     allow_outside_links each link it follows is listed (and dbt would start)."""
     folder, outside = _linked_folder(tmp_path)
     started = []
-    monkeypatch.setattr(build, "publish", lambda dbs, command: started.append(command) or 0)
+    monkeypatch.setattr(build, "publish", lambda dbs, command, **_: started.append(command) or 0)
     assert build.main(["--input", str(folder)]) == 2 and not started
     assert capsys.readouterr().err == (
         f"error: annotators.csv in the input folder {folder} is a symbolic link to {outside.resolve()}, outside the"
@@ -214,7 +214,7 @@ def test_a_folder_without_a_file_to_read_stops_before_dbt(tmp_path, capsys, monk
     folder.mkdir()
     for name in files:
         (folder / name).mkdir() if name.endswith("/") else (folder / name).write_text("x\n", encoding="utf-8")
-    monkeypatch.setattr(build, "publish", lambda dbs, command: pytest.fail("dbt started"))
+    monkeypatch.setattr(build, "publish", lambda dbs, command, **_: pytest.fail("dbt started"))
     assert build.main(["--input", str(folder), "--vars", json.dumps(variables)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: the input folder {folder} holds no file the build reads for {expects}"), err
@@ -236,7 +236,7 @@ def test_a_folder_with_a_file_to_read_goes_on_to_dbt(tmp_path, monkeypatch, file
     for name in files:
         (folder / name).mkdir(parents=True) if name.endswith("/") else (folder / name).write_text("x\n")
     started = []
-    monkeypatch.setattr(build, "publish", lambda dbs, command: started.append(command) or 0)
+    monkeypatch.setattr(build, "publish", lambda dbs, command, **_: started.append(command) or 0)
     assert build.main(["--input", str(folder), "--vars", json.dumps(variables)]) == 0 and started
 
 
@@ -244,7 +244,7 @@ def test_phoenix_database_read_in_place_needs_no_file(tmp_path, monkeypatch):
     folder = tmp_path / "exports"
     folder.mkdir()
     monkeypatch.setenv("PHOENIX_SQL_DATABASE_URL", "postgresql://user:secret@localhost:5432/phoenix")
-    monkeypatch.setattr(build, "publish", lambda dbs, command: 0)
+    monkeypatch.setattr(build, "publish", lambda dbs, command, **_: 0)
     assert build.main(["--input", str(folder), "--vars", "{input_format: phoenix}"]) == 0
 
 
