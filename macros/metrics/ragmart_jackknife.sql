@@ -9,7 +9,8 @@
     One row per group: for each replicate column c of `relation` (one row per group and left-out
     record), c_n_replicates = G' (its non-null values) and c_standard_error = the jackknife SE,
     null when G' = 0 and exactly 0 when every replicate is equal. Two passes (the mean, then the
-    squared deviations), so the sum does not lose digits to cancellation.
+    squared deviations), so the sum does not lose digits to cancellation; both sums exact
+    (ragmart_exact_sum), so the SE does not depend on the order of the rows.
 -#}
 {% macro ragmart_jackknife_standard_errors(relation, group_columns, replicate_columns) -%}
     select
@@ -24,7 +25,7 @@
                 sqrt(
                     cast(count(deviations.{{ column }}) - 1 as {{ ragmart_type_double() }})
                     / count(deviations.{{ column }})
-                    * sum(deviations.{{ column }}_deviation * deviations.{{ column }}_deviation)
+                    * {{ ragmart_exact_sum('deviations.' ~ column ~ '_deviation * deviations.' ~ column ~ '_deviation') }}
                 )
         end as {{ column }}_standard_error{% if not loop.last %},{% endif %}
         {%- endfor %}
@@ -34,9 +35,9 @@
         select
             replicates.*,
             {%- for column in replicate_columns %}
-            replicates.{{ column }} - avg(replicates.{{ column }}) over (
-                partition by {% for group in group_columns %}replicates.{{ group }}{% if not loop.last %}, {% endif %}{% endfor %}
-            ) as {{ column }}_deviation{% if not loop.last %},{% endif %}
+            replicates.{{ column }} - {{ ragmart_exact_avg('replicates.' ~ column,
+                'partition by replicates.' ~ group_columns | join(', replicates.')) }} as {{ column }}_deviation
+            {%- if not loop.last %},{% endif %}
             {%- endfor %}
 
         from {{ relation }} as replicates

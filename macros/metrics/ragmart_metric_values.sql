@@ -128,8 +128,9 @@
     interval_method (`wilson`, or `mean`: mean ± t_0.975(n − 1) · s/√n). A mean whose records
     all have the same value (s = 0, n ≥ 2) gets the Wilson interval of that value with n instead
     of a zero-width interval (docs/rules.md, Intervals: no interval claims certainty). `relation` has the
-    `group_columns`, interval_method and value. Returns a select of the group columns, value,
-    n_units, n_records (rows, null values included), ci_lower and ci_upper.
+    `group_columns`, interval_method and value. The mean and s come from exact sums
+    (ragmart_exact_sums.sql), so they do not depend on the order of the rows. Returns a select of
+    the group columns, value, n_units, n_records (rows, null values included), ci_lower and ci_upper.
 -#}
 {% macro ragmart_metric_summary(relation, group_columns) -%}
     select
@@ -184,16 +185,16 @@
                 {{ column }},
                 {%- endfor %}
                 interval_method,
-                avg(value) as value,
-                count(value) as n_units,
-                count(*) as n_records,
-                stddev_samp(value) as value_stddev,
-                {#- compared as values, not as s = 0: the standard deviation of equal values
-                    that are not exact binary fractions (0.1, 1/3) can round to 1e-17 -#}
-                count(value) >= 2 and min(value) = max(value) as has_equal_values
+                mean as value,
+                n_values as n_units,
+                n_rows as n_records,
+                stddev as value_stddev,
+                {#- compared as values (docs/rules.md, Intervals) -#}
+                n_values >= 2 and min_value = max_value as has_equal_values
 
-            from {{ relation }}
-            group by {{ group_columns | join(', ') }}, interval_method
+            from (
+                {{ ragmart_exact_moments(relation, group_columns + ['interval_method'], 'value') | indent(16) }}
+            ) as moments
 
         ) as aggregated
 

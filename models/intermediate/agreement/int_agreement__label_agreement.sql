@@ -122,7 +122,7 @@ record_label_sums as (
         sum(case when n_votes >= 2 then n_votes else 0 end) as n_values,
         sum(case when n_votes >= 2 then n_positive_votes else 0 end) as n_positive_values,
         {#- a unit's observed agreement: Σ_c n_uc(n_uc − 1) / (m_u(m_u − 1)), null below two votes #}
-        coalesce(sum(
+        {%- set observed_agreement %}
             case
                 when n_votes >= 2 then
                     cast(
@@ -131,10 +131,11 @@ record_label_sums as (
                         as {{ ragmart_type_double() }}
                     ) / (n_votes * (n_votes - 1))
             end
-        ), 0) as observed_agreement_sum,
-        coalesce(sum({{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }}), 0) as disagreement_sum,
+        {%- endset %}
+        coalesce({{ ragmart_exact_sum(observed_agreement) }}, 0) as observed_agreement_sum,
+        coalesce({{ ragmart_exact_sum(ragmart_unit_disagreement('n_positive_votes', 'n_votes')) }}, 0) as disagreement_sum,
         count(*) as n_voted_units,
-        sum(cast(n_positive_votes as {{ ragmart_type_double() }}) / n_votes) as positive_share_sum
+        {{ ragmart_exact_sum('cast(n_positive_votes as ' ~ ragmart_type_double() ~ ') / n_votes') }} as positive_share_sum
 
     from label_consensus
     group by task, label, record_uuid
@@ -200,10 +201,10 @@ totals as (
         sum(n_units) as n_units,
         sum(n_values) as n_values,
         sum(n_positive_values) as n_positive_values,
-        sum(observed_agreement_sum) as observed_agreement_sum,
-        sum(disagreement_sum) as disagreement_sum,
+        {{ ragmart_exact_sum('observed_agreement_sum') }} as observed_agreement_sum,
+        {{ ragmart_exact_sum('disagreement_sum') }} as disagreement_sum,
         sum(n_voted_units) as n_voted_units,
-        sum(positive_share_sum) as positive_share_sum
+        {{ ragmart_exact_sum('positive_share_sum') }} as positive_share_sum
 
     from record_sums
     group by task, label, tier

@@ -44,12 +44,12 @@ record_counts_by_tier as (
         sum(case when judge_value = 0 and human_value = 0 then 1 else 0 end) as tn,
         sum(case when n_votes >= 2 then n_votes else 0 end) as n_human_values,
         sum(case when n_votes >= 2 then n_positive_votes else 0 end) as n_positive_human_values,
-        coalesce(sum({{ ragmart_unit_disagreement('n_positive_votes', 'n_votes') }}), 0)
+        coalesce({{ ragmart_exact_sum(ragmart_unit_disagreement('n_positive_votes', 'n_votes')) }}, 0)
             as human_disagreement,
         sum(case when n_votes_with_judge >= 2 then n_votes_with_judge else 0 end) as n_values_with_judge,
         sum(case when n_votes_with_judge >= 2 then n_positive_votes_with_judge else 0 end)
             as n_positive_values_with_judge,
-        coalesce(sum({{ ragmart_unit_disagreement('n_positive_votes_with_judge', 'n_votes_with_judge') }}), 0)
+        coalesce({{ ragmart_exact_sum(ragmart_unit_disagreement('n_positive_votes_with_judge', 'n_votes_with_judge')) }}, 0)
             as disagreement_with_judge
 
     from with_judge_votes
@@ -118,10 +118,10 @@ counted as (
         sum(tn) as tn,
         sum(n_human_values) as n_human_values,
         sum(n_positive_human_values) as n_positive_human_values,
-        sum(human_disagreement) as human_disagreement,
+        {{ ragmart_exact_sum('human_disagreement') }} as human_disagreement,
         sum(n_values_with_judge) as n_values_with_judge,
         sum(n_positive_values_with_judge) as n_positive_values_with_judge,
-        sum(disagreement_with_judge) as disagreement_with_judge
+        {{ ragmart_exact_sum('disagreement_with_judge') }} as disagreement_with_judge
 
     from record_counts
     group by annotator_id, task, label, tier

@@ -168,7 +168,7 @@ weighted_votes as (
         chunk_rank,
         cast(count(*) as bigint) as n_judges,
         {%- for label in labels %}
-        sum(vote_weight * (2 * {{ label }} - 1)) as vote_score_{{ label }}{% if not loop.last %},{% endif %}
+        {{ ragmart_exact_sum('vote_weight * (2 * ' ~ label ~ ' - 1)') }} as vote_score_{{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
     from unlabelled_judge_rows

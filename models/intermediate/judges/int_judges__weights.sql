@@ -75,7 +75,7 @@ gold_kappas as (
         annotator_id,
         task,
         count(*) as n_gold_labels,
-        avg(cohen_kappa) as gold_kappa
+        {{ ragmart_exact_avg('cohen_kappa') }} as gold_kappa
 
     from gold_labels
     group by annotator_id, task

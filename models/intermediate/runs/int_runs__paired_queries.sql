@@ -72,7 +72,7 @@ query_values as {{ ragmart_cte_materialized() }}(
         metric,
         k,
         pairing_key,
-        avg(value) as value,
+        {{ ragmart_exact_avg('value') }} as value,
         {{ ragmart_sorted_list('case when value is not null then record_uuid end', ';') }} as record_uuids,
         min(query_text) as query_text,
         case when count(distinct language) = 1 then min(language) else 'unknown' end as language

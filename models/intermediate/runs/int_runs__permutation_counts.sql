@@ -12,7 +12,8 @@
     several times slower (docs/benchmarks.md, "Measurements behind the models' shapes"). Only the
     keys whose sign is −1 are joined: T_b = Σ d − 2 · (Σ of their d).
     The language slices are summed first; the overall sum of a draw is the sum of its languages,
-    since the languages split the pairs.
+    since the languages split the pairs. Every sum of differences is exact (ragmart_exact_sums.sql),
+    so no count depends on the order in which the engine adds the rows.
 
     The B rows per slice and test are grouped and joined by integers (slice_index, test_index),
     not by the texts of the runs, family, metric and slice: PostgreSQL sorts those texts with the
@@ -180,13 +181,15 @@ permuted_pairs as (
 
 ),
 
+{# Each difference already as its exact term (ragmart_exact_term): the sums over the draws add them without a cast per row. #}
 key_differences as (
 
     select
         slice_index,
         pairing_key,
         {%- for i in range(1, n_columns + 1) %}
-        sum(case when measure_index = {{ i }} then difference end) as difference_{{ i }}{% if not loop.last %},{% endif %}
+        {{ ragmart_exact_term('sum(case when measure_index = ' ~ i ~ ' then difference end)') }} as difference_{{ i }}
+        {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from permuted_pairs
@@ -251,6 +254,7 @@ negative_signs as {{ ragmart_cte_materialized() }}(
     T_b = Σ sign · d = Σ d − 2 · Σ of the d whose sign is −1: only the negative half of the
     signs is joined with the differences, and no sign multiplies a difference (half the rows
     of a sum over every sign, and a third of its time on a two-run export of 10,000 queries).
+    The sums stay exact terms (ragmart_exact_term) up to the comparison with T.
 #}
 negative_sums as (
 
@@ -354,7 +358,8 @@ extreme_counts as (
     select
         test_index,
         count(*) as n_permutations,
-        sum(case when abs(permuted_sum) >= abs(difference_sum) - 1e-12 then 1 else 0 end) as n_extreme
+        sum(case when abs({{ ragmart_exact_double('permuted_sum') }}) >= abs(difference_sum) - 1e-12 then 1 else 0 end)
+            as n_extreme
 
     from test_sums
     group by test_index
