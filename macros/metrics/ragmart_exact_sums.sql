@@ -11,16 +11,38 @@
     double itself (rounded only below 2^-80, about 8e-25) and the sum is the exact sum of the
     doubles rounded once; DuckDB casts a double to a decimal fraction by multiplying by a power of
     ten in floating point, which rounds (a mean of ten 1s would come out 0.9999999999999998).
-    PostgreSQL converts a double to a decimal with 15 significant digits and Spark with the
-    digits Java prints for it, so their sums can differ from DuckDB's in the last digit or two,
-    and are as reproducible. A term and a sum must stay below 2^46 (about 7e13) in
+    PostgreSQL converts a double to a decimal with 15 significant digits, so there the term is
+    built from two exact bigint casts (postgres__ragmart_exact_term) and equals DuckDB's; Spark
+    converts with the digits Java prints for the double, so its sums can differ from DuckDB's in
+    the last digit or two, and are as reproducible. A term and a sum must stay below 2^46 (about 7e13) in
     absolute value (the decimal's 38 digits; the project's terms are a few units at most: rates,
     gains, differences, agreement terms): beyond it DuckDB and PostgreSQL stop the query.
 -#}
 
 {#- A double expression as the whole number of 2^-80 whose sums are exact. -#}
 {% macro ragmart_exact_term(expression) -%}
+    {{ return(adapter.dispatch('ragmart_exact_term', 'ragmart')(expression)) }}
+{%- endmacro %}
+
+{% macro default__ragmart_exact_term(expression) -%}
     cast(({{ expression }}) * {{ ragmart_double_literal(2.0 ** 80) }} as decimal(38, 0))
+{%- endmacro %}
+
+{#-
+    PostgreSQL converts a double to numeric with 15 significant digits, so the default's term
+    would not be the double (a mean of ones came out above 1). Here the double is split where
+    casts to bigint are exact: x * 2^30 = h + f, h = floor(x * 2^30) (a whole double) and
+    f * 2^50 (exact: f is the fraction of a double, times a power of two), each cast to bigint
+    and joined in numeric as h * 2^50 + f * 2^50: the whole number of 2^-80, as on DuckDB, for
+    terms below 2^23 in absolute value.
+-#}
+{% macro postgres__ragmart_exact_term(expression) -%}
+    {%- set scaled = '((' ~ expression ~ ') * ' ~ ragmart_double_literal(2.0 ** 30) ~ ')' -%}
+    cast(
+        cast(cast(floor({{ scaled }}) as bigint) as numeric) * 1125899906842624
+        + cast(({{ scaled }} - floor({{ scaled }})) * {{ ragmart_double_literal(2.0 ** 50) }} as bigint)
+        as decimal(38, 0)
+    )
 {%- endmacro %}
 
 {#- A sum of ragmart_exact_term values back as a double (in parentheses). -#}
