@@ -898,14 +898,17 @@ def section_drift(db: Database) -> Section:
 JUDGE_COLUMNS = ("annotator_id", "task", "label", "tier", "n_units", "accuracy", "cohen_kappa", "kappa_ci_lower",
                  "kappa_ci_upper", "precision", "recall", "f1")
 WEIGHT_COLUMNS = ("annotator_id", "annotator_kind", "task", "n_gold_units", "n_gold_labels", "gold_kappa", "weight",
-                  "min_kappa", "is_within_bounds")
+                  "min_kappa", "is_within_kappa_bounds", "n_alpha_labels", "n_alpha_labels_out_of_bounds",
+                  "min_alpha_margin", "is_within_alpha_bounds", "bound", "is_within_bounds")
 
 
 def section_judges(db: Database) -> Section:
     section = Section("judge-calibration", "Judge calibration", ["judge_agreement", "judge_weights"],
                       "Each judge against the human consensus per task and label: Cohen's kappa with its 95 % interval "
-                      "and F1, for all units and for the gold tier; then each judge's weight per task against the "
-                      "minimum kappa (judges out of bounds, in grey, do not vote).")
+                      "and F1, for all units and for the gold tier; then each judge's weight per task, and whether it is "
+                      "within its agreement bound (by default the alpha bound: adding the judge as one more coder "
+                      "keeps the gold tier's alpha at or above the humans' own lower bound; judges out of bounds, in "
+                      "grey, do not vote).")
     weights = db.read("judge_weights", WEIGHT_COLUMNS)
     min_kappas = sorted({num(r["min_kappa"]) for r in weights.rows} - {None}) if isinstance(weights, Mart) else []
     mart = db.read("judge_agreement", JUDGE_COLUMNS)

@@ -320,7 +320,9 @@ JUDGE_ANNOTATORS = [
 ]
 JUDGES_MIN_KAPPA = 0.3     # var judge_min_kappa of the generated judges scenario
 # dbt vars of the generated judges scenario (the reference gets the same values)
-JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "constraint_policy": "repair"}
+# The judges scenario's hand-made weights and votes are worked out for the kappa bound.
+JUDGES_VARS = {"judge_min_kappa": JUDGES_MIN_KAPPA, "judge_bound": "kappa",
+               "constraint_policy": "repair"}
 JUDGE_STAMP = "2025-04-15T12:00:00Z"      # later than every row of agreement_scenario
 
 def _read_rows(path: Path) -> list[dict]:

@@ -97,6 +97,7 @@ class JudgeView:
     def jr(self) -> J.JudgeReference:
         return jcompute(self.seed_dir, null_mode=self.null_mode or "agate",
                         judge_min_kappa=self.vars.get("judge_min_kappa", J.DEFAULT_MIN_KAPPA),
+                        judge_bound=self.vars.get("judge_bound", J.DEFAULT_JUDGE_BOUND),
                         constraint_policy=self.vars.get("constraint_policy", "reject"))
 
 
@@ -466,6 +467,8 @@ NEW_COLUMNS = ["human_prevalence", "judge_prevalence", "alpha_humans", "alpha_wi
 #   helpful 2/5, response_on_topic 0, the others null -> 1/5: positive weight, out of bounds.
 # hand_code generation: r1 r2 r3; helpful -1, the others null -> -1, weight 0.
 # hand_llm grounding: only hand-r4 (tier_a) -> no tier_b row: null kappa, weight 0.
+HAND_WEIGHT_COLUMNS = ["annotator_kind", "n_gold_units", "n_gold_labels", "gold_kappa", "weight",
+                      "min_kappa", "is_within_bounds"]
 HAND_WEIGHTS = {
     ("vote_x", "generation"): ("LLM", 4, 5, .5, .5, .3, True),
     ("vote_y", "generation"): ("CODE", 4, 5, .5, .5, .3, True),
@@ -559,7 +562,7 @@ def test_new_reference_by_hand(judges_seed_dir):
     judge_min_kappa 0.3 and -0.6) and judge_metric_values."""
     jr = jcompute(judges_seed_dir, **REF_KWARGS)
     problems = _check_table(jr.by_key(), HAND_NEW_COLUMNS, NEW_COLUMNS, "reference")
-    problems += _check_table(jr.weights_by_key(), HAND_WEIGHTS, J.WEIGHTS_VALUES, "reference")
+    problems += _check_table(jr.weights_by_key(), HAND_WEIGHTS, HAND_WEIGHT_COLUMNS, "reference")
     problems += _vote_problems(jr, HAND_VOTES)
     problems += _check_table(jr.judge_metrics_by_key(), HAND_JMV, HAND_JMV_COLUMNS,
                              "reference")
@@ -587,9 +590,44 @@ def test_reference_krippendorff_package(judges_seed_dir):
     fail_on(problems, "judges", "the reference's alphas against the krippendorff package")
 
 
-def package_alphas(jr: J.JudgeReference, key: tuple) -> tuple:
-    """krippendorff.alpha (nominal) over the units of the row, without / with the judge's
-    values as one more coder; None when the package finds no pairable unit or the expected
+@pytest.mark.parametrize("name", ["sample", "judges"])
+def test_alpha_humans_interval_with_package(builds, name):
+    """alpha_humans_ci_lower / _upper of every judge_agreement row of the mart against a
+    jackknife computed here with the krippendorff package: alpha of the humans' votes without
+    each record holding a unit with two or more votes, SE = sqrt((G'-1)/G' sum (a_g - mean)^2),
+    alpha -/+ t_0.975(G'-1) SE clipped to [-1, 1]."""
+    from scipy import stats
+
+    b = _built(builds, name)
+    jr = b.jr
+    mart = {_key(r, J.JUDGE_KEY): r for r in b.mart[1]}
+    problems, checked = [], 0
+    for key, upairs in sorted(jr.pairs.items()):
+        if key not in mart:
+            continue
+        judge, task, label, _tier = key
+        units = [u for u, _, _ in upairs]
+        alpha, _ = package_alphas(jr, key)
+        pairable = sorted({u[0] for u in units if len(jr.agr.votes[task].get(u, {})) >= 2})
+        reps = [package_alphas(jr, key, without=rec)[0] for rec in pairable]
+        reps = [a for a in reps if a is not None]
+        lower = upper = None
+        if alpha is not None and len(reps) >= 2:
+            g, mean = len(reps), sum(reps) / len(reps)
+            se = math.sqrt((g - 1) / g * sum((a - mean) ** 2 for a in reps))
+            t = float(stats.t.ppf(0.975, g - 1))
+            lower, upper = max(-1.0, alpha - t * se), min(1.0, alpha + t * se)
+            checked += 1
+        problems += value_differences(key, {"alpha_humans_ci_lower": lower,
+                                            "alpha_humans_ci_upper": upper}, mart[key],
+                                      "package", "mart")
+    assert checked > 0, f"[{name}] no judge_agreement row has a humans' alpha interval"
+    fail_on(problems, name, "alpha_humans_ci against the krippendorff package")
+
+
+def package_alphas(jr: J.JudgeReference, key: tuple, without=None) -> tuple:
+    """krippendorff.alpha (nominal) over the units of the row (without the units of the record
+    ``without``), without / with the judge's values as one more coder; None when the package finds no pairable unit or the expected
     disagreement is 0 (nan, or a domain of one value)."""
     import warnings
 
@@ -597,8 +635,9 @@ def package_alphas(jr: J.JudgeReference, key: tuple) -> tuple:
     import numpy as np
 
     judge, task, label, _tier = key
-    units = [u for u, _, _ in jr.pairs[key]]
-    jvals = [j for _, j, _ in jr.pairs[key]]
+    kept = [(u, j) for u, j, _ in jr.pairs[key] if u[0] != without]
+    units = [u for u, _ in kept]
+    jvals = [j for _, j in kept]
     voters = sorted({a for u in units for a in jr.agr.votes[task].get(u, {})})
     matrix = [[jr.agr.votes[task].get(u, {}).get(a, {}).get(label, np.nan) for u in units]
               for a in voters]
@@ -664,7 +703,7 @@ def test_hand_rows_in_marts(builds):
 
     problems = _check_table(keyed(MART, J.JUDGE_KEY), HAND_NEW_COLUMNS, NEW_COLUMNS, "mart")
     problems += _check_table(keyed("judge_weights", J.WEIGHTS_KEY), HAND_WEIGHTS,
-                             J.WEIGHTS_VALUES, "mart")
+                             HAND_WEIGHT_COLUMNS, "mart")
     problems += _check_table(keyed("judge_metric_values", J.JMV_KEY), HAND_JMV,
                              HAND_JMV_COLUMNS, "mart")
     assert not problems, "[judges] " + "\n  ".join(problems)

@@ -76,7 +76,8 @@ BREAKS = {
     ],
     "judge_weights": [
         ("main.judge_weights", "weight = 1.5", "true", 1),
-        ("main.judge_weights", "gold_kappa = null", "is_within_bounds", 1),
+        ("main.judge_weights", "gold_kappa = null", "is_within_kappa_bounds", 1),
+        ("main.judge_weights", "n_alpha_labels_out_of_bounds = n_alpha_labels + 1", "not is_within_alpha_bounds", 1),
     ],
     "run_comparison": [
         ("main.run_comparison", "p_value_method = 'bootstrap'", "true", 1),
@@ -99,7 +100,8 @@ EXPECTED = {
         ("task <> 'retrieval' or annotation_status <> 'accepted' or misleading is not null", 2),
         ("task <> 'generation' or annotation_status <> 'accepted' or helpful is not null", 1)],
     "metric_values": [("slice_dimension in ('overall', 'language', 'tier', 'label_source')", 1)],
-    "judge_weights": [("not is_within_bounds or coalesce(gold_kappa >= min_kappa, false)", 1),
+    "judge_weights": [("not is_within_kappa_bounds or coalesce(gold_kappa >= min_kappa, false)", 1),
+                      ("n_alpha_labels_out_of_bounds between 0 and n_alpha_labels", 1),
                       ("weight between 0 and 1", 1)],
     "run_comparison": [("p_value_method in ('permutation', 'normal')", 1)],
     "retrieval_training_pairs": [("misleading in (0, 1)", 1), ("split in ('train', 'validation', 'test')", 3)],

@@ -52,6 +52,7 @@
         'single_annotation_cost': {'kind': 'number'},
         'dual_annotation_cost': {'kind': 'number'},
         'judge_min_kappa': {'kind': 'number'},
+        'judge_bound': {'kind': 'choice', 'choices': ['alpha', 'kappa']},
         'score_threshold': {'kind': 'number', 'nullable': true},
         'comparison_permutations': {'kind': 'whole', 'meaning': 'the permutations of the run comparison'},
         'default_run_id': {'kind': 'run', 'meaning': 'the run of records without a run_id'},

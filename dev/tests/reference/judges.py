@@ -44,10 +44,16 @@ Judge weights, weighted vote and judge metric values (docs/rules.md, "Judges")
   over the units U of the row with the voters' votes, without / with the judge's value as one
   more vote; units with fewer than 2 values drop out; null when none is pairable or the
   expected disagreement is 0.
+* alpha_humans_ci_lower / _upper: the record-clustered jackknife of alpha_humans, one replicate
+  per record holding a unit with two or more votes (``reference.agreement.jackknife``).
 * judge_weights: gold_kappa = exact mean of the non-null tier_b kappas of the (judge, task);
-  weight = max(gold_kappa, 0), 0 when null; is_within_bounds = gold_kappa >= judge_min_kappa
-  compared exactly (Fraction of the var's decimal text); a gold_kappa within 1e-9 of the
-  threshold is reported in ``ambiguities`` (float SQL could decide either way).
+  weight = max(gold_kappa, 0), 0 when null; is_within_kappa_bounds = gold_kappa >=
+  judge_min_kappa compared exactly (Fraction of the var's decimal text); a gold_kappa within
+  1e-9 of the threshold is reported in ``ambiguities`` (float SQL could decide either way).
+  The alpha bound over the tier_b labels with both alphas: out of bounds when alpha_with_judge <
+  alpha_humans_ci_lower (when defined) or (alpha_humans >= target and alpha_with_judge < target);
+  within when at least one label is judged and none is out.  is_within_bounds follows the var
+  judge_bound (``alpha`` or ``kappa``).
 * Weighted vote: exact sums of the exact weights of the within-bounds judges; score 0 is a
   tie.  Unlabelled records: an accepted judge row and no accepted HUMAN row (any role) in the
   family; a record is estimated when all its units (chunks with an accepted judge row) are
@@ -77,13 +83,17 @@ JUDGE_TIERS = ("all", "tier_b")
 JUDGE_KEY = ["annotator_id", "task", "label", "tier"]
 JUDGE_VALUES = ["n_units", "tp", "fp", "fn", "tn", "accuracy", "cohen_kappa", "precision",
                 "recall", "f1", "human_prevalence", "judge_prevalence", "alpha_humans",
-                "alpha_with_judge", "kappa_ci_lower", "kappa_ci_upper"]
+                "alpha_with_judge", "alpha_humans_ci_lower", "alpha_humans_ci_upper",
+                "kappa_ci_lower", "kappa_ci_upper"]
 JUDGE_COLUMNS = JUDGE_KEY + JUDGE_VALUES
 DEFAULT_MIN_KAPPA = 0.6
+DEFAULT_JUDGE_BOUND = "alpha"
 
 WEIGHTS_KEY = ["annotator_id", "task"]
 WEIGHTS_VALUES = ["annotator_kind", "n_gold_units", "n_gold_labels", "gold_kappa", "weight",
-                  "min_kappa", "is_within_bounds"]
+                  "min_kappa", "is_within_kappa_bounds", "n_alpha_labels",
+                  "n_alpha_labels_out_of_bounds", "min_alpha_margin", "is_within_alpha_bounds",
+                  "bound", "is_within_bounds"]
 WEIGHTS_COLUMNS = WEIGHTS_KEY + WEIGHTS_VALUES
 
 JMV_KEY = ["run_id", "annotator_id", "family", "metric", "k"]
@@ -139,6 +149,8 @@ class JudgeReference:
     rows: list                      # expected judge_agreement rows
     ambiguities: list = field(default_factory=list)
     min_kappa: float = DEFAULT_MIN_KAPPA
+    judge_bound: str = DEFAULT_JUDGE_BOUND
+    alpha_target: float = A.DEFAULT_ALPHA_TARGET
     k_values: tuple = R.DEFAULT_K_VALUES
     weights: list = field(default_factory=list)         # expected judge_weights rows
     # (judge, task) -> exact gold kappa / weight (Fraction or None) and is_within_bounds
@@ -180,7 +192,8 @@ def kappa_replicates(unit_pairs: list) -> list:
 
 def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject",
             agr: A.AgreementReference | None = None, judge_min_kappa=DEFAULT_MIN_KAPPA,
-            k_values=R.DEFAULT_K_VALUES, **agreement_kwargs) -> JudgeReference:
+            judge_bound: str = DEFAULT_JUDGE_BOUND, k_values=R.DEFAULT_K_VALUES,
+            **agreement_kwargs) -> JudgeReference:
     if agr is None:
         ref = R.compute(Path(seed_dir), null_mode=null_mode, constraint_policy=constraint_policy,
                         k_values=k_values)
@@ -239,9 +252,16 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
             out[c] = _f(s[c])
         jk = A.jackknife(s["cohen_kappa"], kappa_replicates(pairs[key]))
         out["kappa_ci_lower"], out["kappa_ci_upper"] = jk["lower"], jk["upper"]
+        ja = A.jackknife(s["alpha_humans"], alpha_replicates(agr, task, label, pairs[key]))
+        out["alpha_humans_ci_lower"], out["alpha_humans_ci_upper"] = ja["lower"], ja["upper"]
+        s["alpha_humans_ci_lower"] = ja["lower"]
+        s["alpha_humans_se"] = ja["se"]
         rows.append(out)
     jr = JudgeReference(agr, judges, dict(pairs), judge_rows, rows, ambiguities,
-                        min_kappa=judge_min_kappa, k_values=tuple(sorted(set(k_values))))
+                        min_kappa=judge_min_kappa, judge_bound=judge_bound,
+                        alpha_target=agreement_kwargs.get("agreement_alpha_target",
+                                                          A.DEFAULT_ALPHA_TARGET),
+                        k_values=tuple(sorted(set(k_values))))
     _judge_weights(jr, exact)
     _weighted_vote(jr)
     _label_source_rows(jr)
@@ -274,6 +294,21 @@ def alpha_columns(agr: A.AgreementReference, task: str, label: str, upairs: list
             "alpha_with_judge": None if sj is None else sj["krippendorff_alpha"]}
 
 
+def alpha_replicates(agr: A.AgreementReference, task: str, label: str, upairs: list) -> list:
+    """The humans' alpha of one judge_agreement row without each record's units, for each
+    record holding a unit with two or more votes (docs/rules.md, Agreement uncertainty)."""
+    def votes(unit):
+        return [lab[label] for _a, lab in sorted(agr.votes[task].get(unit, {}).items())]
+
+    records = sorted({u[0] for u, _, _ in upairs if len(votes(u)) >= 2})
+    out = []
+    for rec in records:
+        rest = [v for v in (votes(u) for u, _, _ in upairs if u[0] != rec) if v]
+        st = A.label_stats(rest) if rest else None
+        out.append(None if st is None else st["krippendorff_alpha"])
+    return out
+
+
 # --------------------------------------------------------------------------- judge_weights
 
 def judge_weight(gold_kappa):
@@ -296,7 +331,9 @@ def _judge_weights(jr: JudgeReference, exact: dict) -> None:
             kappas = [s["cohen_kappa"] for s in tier_b if s["cohen_kappa"] is not None]
             gold = sum(kappas, Fraction(0)) / len(kappas) if kappas else None
             weight = judge_weight(gold)
-            within = gold is not None and gold >= min_kappa
+            within_kappa = gold is not None and gold >= min_kappa
+            alpha = _alpha_bound(jr, judge, task, tier_b)
+            within = alpha["is_within_alpha_bounds"] if jr.judge_bound == "alpha" else within_kappa
             if gold is not None and abs(gold - min_kappa) < Fraction(1, 10 ** 9):
                 jr.ambiguities.append(f"judge_weights {judge} {task}: gold_kappa {gold} is at "
                                       f"min_kappa {min_kappa} (float comparison is fragile)")
@@ -306,7 +343,40 @@ def _judge_weights(jr: JudgeReference, exact: dict) -> None:
                 "annotator_id": judge, "task": task, "annotator_kind": jr.judges[judge][0],
                 "n_gold_units": len(gold_units), "n_gold_labels": len(tier_b),
                 "gold_kappa": _f(gold), "weight": float(weight), "min_kappa": float(jr.min_kappa),
+                "is_within_kappa_bounds": within_kappa, **alpha, "bound": jr.judge_bound,
                 "is_within_bounds": within})
+
+
+def _alpha_bound(jr: JudgeReference, judge: str, task: str, tier_b: list) -> dict:
+    """The alpha bound of one (judge, task) over its tier_b labels: a label is judged when it
+    has alpha_humans and alpha_with_judge; it is out of bounds when alpha_with_judge is below the
+    humans' jackknife lower bound (when there is one) or below the alpha target while the
+    humans' alpha meets it.  The lower bound is a float (t quantile, square root), so that
+    comparison is in floats; a margin within 1e-9 is an ambiguity."""
+    target = Fraction(str(jr.alpha_target))
+    judged = out = 0
+    margins = []
+    for s in tier_b:
+        ah, aj, lower = s["alpha_humans"], s["alpha_with_judge"], s["alpha_humans_ci_lower"]
+        if ah is None or aj is None:
+            continue
+        judged += 1
+        below_lower = False
+        if lower is not None:
+            margin = float(aj) - lower
+            margins.append(margin)
+            below_lower = margin < 0
+            if s["alpha_humans_se"] == 0:
+                # every replicate equal: the lower bound is alpha_humans itself, compared exactly
+                below_lower = aj < max(ah, Fraction(-1))
+            elif abs(margin) < 1e-9:
+                jr.ambiguities.append(f"judge_weights {judge} {task}: alpha_with_judge {aj} is at "
+                                      f"the humans' lower bound {lower}")
+        if below_lower or (ah >= target and aj < target):
+            out += 1
+    return {"n_alpha_labels": judged, "n_alpha_labels_out_of_bounds": out,
+            "min_alpha_margin": min(margins) if margins else None,
+            "is_within_alpha_bounds": judged > 0 and out == 0}
 
 
 # --------------------------------------------------------------------------- weighted vote

@@ -3,7 +3,8 @@
     over the units of int_judges__compared_labels (docs/rules.md, Judges): confusion counts,
     accuracy, Cohen's kappa, precision, recall and F1; the human and judge prevalence; and
     Krippendorff's alpha of the human votes on those units without and with the judge as one
-    more coder. Kappa's 95 % interval uses its record-clustered jackknife standard error
+    more coder, the humans' alpha with its jackknife interval by record (the alpha-based bound
+    of int_judges__weights). Kappa's 95 % interval uses its record-clustered jackknife standard error
     (docs/rules.md, Agreement uncertainty): a record's replicate is kappa over the compared units
     of the other records, the kappa of the row's counts minus the record's, with the formula of
     the annotator pairs (ragmart_cohen_kappa_from_counts; the judge is source a, the human
@@ -141,7 +142,16 @@ replicates as (
             '(counted.tp + counted.tn) - (record_counts.tp + record_counts.tn)',
             '(counted.tp + counted.fp) - (record_counts.tp + record_counts.fp)',
             '(counted.tp + counted.fn) - (record_counts.tp + record_counts.fn)',
-        ) | indent(8) }} as cohen_kappa
+        ) | indent(8) }} as cohen_kappa,
+        {#- the humans' alpha without the record, for the records holding a pairable unit #}
+        case
+            when record_counts.n_human_values > 0
+                then {{ ragmart_krippendorff_alpha(
+                    '(counted.n_human_values - record_counts.n_human_values)',
+                    '(counted.n_positive_human_values - record_counts.n_positive_human_values)',
+                    '(counted.human_disagreement - record_counts.human_disagreement)',
+                ) | indent(16) }}
+        end as alpha_humans
 
     from record_counts
     inner join counted
@@ -155,7 +165,7 @@ replicates as (
 
 standard_errors as (
 
-    {{ ragmart_jackknife_standard_errors('replicates', ['annotator_id', 'task', 'label', 'tier'], ['cohen_kappa']) }}
+    {{ ragmart_jackknife_standard_errors('replicates', ['annotator_id', 'task', 'label', 'tier'], ['cohen_kappa', 'alpha_humans']) }}
 
 ),
 
@@ -179,7 +189,11 @@ with_kappa as (
 
     select
         *,
-        {{ ragmart_cohen_kappa_from_counts('n_units', 'tp + tn', 'tp + fp', 'tp + fn') }} as cohen_kappa
+        {{ ragmart_cohen_kappa_from_counts('n_units', 'tp + tn', 'tp + fp', 'tp + fn') }} as cohen_kappa,
+        {{ ragmart_krippendorff_alpha('n_human_values', 'n_positive_human_values', 'human_disagreement') }}
+            as alpha_humans,
+        {{ ragmart_krippendorff_alpha('n_values_with_judge', 'n_positive_values_with_judge', 'disagreement_with_judge') }}
+            as alpha_with_judge
 
     from measured
 
@@ -191,7 +205,11 @@ with_uncertainty as (
         with_kappa.*,
         standard_errors.cohen_kappa_n_replicates as kappa_n_replicates,
         standard_errors.cohen_kappa_standard_error as kappa_standard_error,
-        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
+        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile,
+        standard_errors.alpha_humans_n_replicates,
+        standard_errors.alpha_humans_standard_error,
+        {{ ragmart_student_t_975('standard_errors.alpha_humans_n_replicates - 1') | indent(8) }}
+            as alpha_humans_t_quantile
 
     from with_kappa
     left join standard_errors
@@ -232,10 +250,14 @@ final as (
         end as f1,
         human_prevalence,
         judge_prevalence,
-        {{ ragmart_krippendorff_alpha('n_human_values', 'n_positive_human_values', 'human_disagreement') }}
-            as alpha_humans,
-        {{ ragmart_krippendorff_alpha('n_values_with_judge', 'n_positive_values_with_judge', 'disagreement_with_judge') }}
-            as alpha_with_judge
+        alpha_humans,
+        alpha_humans_n_replicates,
+        alpha_humans_standard_error,
+        {{ ragmart_jackknife_bound('alpha_humans', 'alpha_humans_standard_error', 'alpha_humans_n_replicates',
+            'alpha_humans_t_quantile', 'lower') }} as alpha_humans_ci_lower,
+        {{ ragmart_jackknife_bound('alpha_humans', 'alpha_humans_standard_error', 'alpha_humans_n_replicates',
+            'alpha_humans_t_quantile', 'upper') }} as alpha_humans_ci_upper,
+        alpha_with_judge
 
     from with_uncertainty
 
