@@ -313,6 +313,8 @@ OTHER_PARTS = ("agreement and protocol", "judges", "run comparison", "training v
 # The intermediate models of the row checks and statuses, by name (each lives in its entity's folder).
 VALIDATION_MODELS = ("int_annotations__row_checks", "int_annotations__row_status", "int_annotations__validated",
                      "int_records__validated")
+# The record slices of the agreement marts (in the records folder, but no work of the core-job floor).
+AGREEMENT_MODELS = ("int_records__slices",)
 # The folders of the intermediate models of the consensus, the record grain and the measures.
 MEASURE_FOLDERS = tuple(f"models/intermediate/{folder}/" for folder in
                         ("annotations", "records", "retrieval", "metrics", "runs"))
@@ -332,7 +334,7 @@ def part_of(node: dict) -> str:
         return "reading and parsing"
     if name in VALIDATION_MODELS:
         return "row checks and statuses"
-    if path.startswith("models/intermediate/agreement/") or group == "agreement":
+    if path.startswith("models/intermediate/agreement/") or group == "agreement" or name in AGREEMENT_MODELS:
         return "agreement and protocol"
     if path.startswith("models/intermediate/judges/") or group == "judges":
         return "judges"

@@ -14,6 +14,8 @@ soon as the tests are collected with those that the collected modules name in ``
                    on the machine's time zone;
 * ``agreement``    generate.agreement_scenario(): 1-4 voters per unit, rare and
                    perfect labels, every routing rule (models only);
+* ``agreement_slices`` generate.agreement_slices_scenario(): agreement above target overall,
+                   below it in one task type and one language (models only);
 * ``judges``       generate.judges_scenario() with its vars (models only);
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
 
@@ -61,6 +63,11 @@ def _agreement(out: Path) -> Path:
     return G.agreement_scenario(out)
 
 
+@data_set("agreement_slices")
+def _agreement_slices(out: Path) -> Path:
+    return G.agreement_slices_scenario(out)
+
+
 @data_set("judges")
 def _judges(out: Path) -> Path:
     return G.judges_scenario(out)
@@ -89,6 +96,7 @@ scenario("random", "random", {"retrieval_k_values": RANDOM_K, "accepted_language
          tests=True, ref_kwargs={"k_values": RANDOM_K, "accepted_languages": RANDOM_LANGUAGES})
 scenario("edge_tokyo", "edge", {"max_rejected_share": 1}, tz="Asia/Tokyo")
 scenario("agreement", "agreement")
+scenario("agreement_slices", "agreement_slices")
 scenario("judges", "judges", G.JUDGES_VARS)
 scenario("sample_nojudges", "sample_nojudges")
 

@@ -6,6 +6,8 @@ reference package (dev/tests/reference/), never here. The data sets:
 * ``generate(out_dir, seed=...)`` (scenario ``random``), below;
 * ``agreement_scenario(out_dir)``: 1-4 voters per unit, rare and perfect labels, every routing
   rule of records.csv (RECORD_CASES, BAD_RECORD_CASES), runs;
+* ``agreement_slices_scenario(out_dir)``: agreement high overall and low in one task type and
+  one language (docs/rules.md, Agreement where it is tracked);
 * ``judges_scenario(out_dir)``: the agreement scenario plus judges of every kind and quality and
   hand-made cases (HAND_*, VOTE_*), built from the human consensus of the references;
 * ``without_judges(seed_dir, out)``: a copy of seeds without the rows of LLM and CODE annotators;
@@ -292,6 +294,51 @@ def agreement_scenario(out_dir, seed: int = 12, n_records: int = 320) -> Path:
     return write_folder(out_dir, rows, ANNOTATORS,
                         [[*row, _run_of(row[0]), r.choice(["", "from routing export"])] for row in rec_rows],
                         records_columns=[*COLUMNS["records"], "run_id", "notes"])
+
+
+# --------------------------------------------------------------------------- agreement by slice
+
+# The slices scenario (docs/rules.md, Agreement where it is tracked): most records are labelled
+# carefully (CLEAN_FLIP per vote, in English), the records of one task type (NOISY_TASK_TYPE)
+# and those of one language (NOISY_LANGUAGE) carelessly (NOISY_FLIP), so that these two slices
+# miss the alpha target while the pooled figure meets it. SLICE_LABELS are the labels built for
+# it (prevalence near 1/2, so that alpha measures the noise rather than a rare label).
+NOISY_TASK_TYPE = "code_generation"
+NOISY_LANGUAGE = "de"
+CLEAN_FLIP, NOISY_FLIP = 0.01, 0.2
+SLICE_LABELS = {"retrieval": "topically_relevant", "grounding": "source_cited", "generation": "helpful"}
+CLEAN_TASK_TYPES = ["factual_qa", "summarization", "rag_synthesis", " summarization ", "   ", None]
+
+
+def _slice_scenario(flip: float, language: str) -> Scenario:
+    # the other labels are always 0, so that no constraint of the spec repairs the built label
+    labels = {task: {other: (0.5, flip) if other == label else (0.0, 0.0) for other in LABELS[task]}
+              for task, label in SLICE_LABELS.items()}
+    return Scenario(labels=labels, voters=VOTERS[:5], n_voters=[2, 2, 3], chunks=range(1, 4),
+                    languages={language: 1}, other_language=0.0)
+
+
+def agreement_slices_scenario(out_dir, seed: int = 5, n_clean: int = 200, n_noisy: int = 30) -> Path:
+    """Seeds whose agreement is high overall and low in one task type and one language.
+
+    Every family labels the same records: ``n_clean`` careful English records of the task types
+    CLEAN_TASK_TYPES (cycled; ``None``: no records.csv row, a blank one: the task type
+    ``unknown``), ``n_noisy`` careless English records of NOISY_TASK_TYPE and ``n_noisy``
+    careless NOISY_LANGUAGE records of the clean task types."""
+    groups = [("sc", n_clean, CLEAN_FLIP, "en", None), ("st", n_noisy, NOISY_FLIP, "en", NOISY_TASK_TYPE),
+              ("sl", n_noisy, NOISY_FLIP, NOISY_LANGUAGE, None)]
+    rows: dict[str, list] = {task: [] for task in SLICE_LABELS}
+    records = []
+    for i, (prefix, n, flip, language, task_type) in enumerate(groups):
+        ids = [f"{prefix}-{k:04d}" for k in range(n)]
+        for task, task_rows in scenario_exports(_slice_scenario(flip, language),
+                                                {task: ids for task in SLICE_LABELS}, seed + i).items():
+            rows[task] += task_rows
+        for k, rec in enumerate(ids):
+            kind = task_type or CLEAN_TASK_TYPES[k % len(CLEAN_TASK_TYPES)]
+            if kind is not None:
+                records.append((rec, kind, "", "", ""))
+    return write_folder(out_dir, rows, ANNOTATORS, records, records_columns=COLUMNS["records"])
 
 
 def _run_of(record_uuid: str) -> str:

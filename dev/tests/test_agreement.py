@@ -10,7 +10,12 @@ Scenarios, each built once for this module by a ``dbt build`` subprocess (both i
 * ``generated`` generate.agreement_scenario(): 1-4 voters per unit, single-vote
                 units, rare labels (~3 % positives), perfect-agreement labels, records.csv
                 with every routing rule, explicit tiers, bad and duplicated rows, and
-                records absent from it.
+                records absent from it;
+* ``slices``    generate.agreement_slices_scenario(): careful votes overall, careless ones in
+                one task type and one language, padded and blank task types, records without
+                a records row.
+
+Every statistic is compared on every slice (overall, language, task_type) of every tier.
 
 Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 """
@@ -30,11 +35,12 @@ from kit.compare import assert_has_columns, assert_same_rows, fail_on, same_valu
 from reference import agreement as A
 
 TOL = 1e-9
-SCENARIOS = ["sample", "generated"]
-BUILD_OF = {"sample": "sample", "generated": "agreement"}     # the conftest scenario of each
+SCENARIOS = ["sample", "generated", "slices"]
+# the conftest scenario of each
+BUILD_OF = {"sample": "sample", "generated": "agreement", "slices": "agreement_slices"}
 SCENARIOS_USED = list(BUILD_OF.values())
-AG_KEY = ["task", "label", "tier"]
-PAIR_KEY = ["task", "label", "annotator_a", "annotator_b"]
+AG_KEY = ["task", "label", "tier", "slice_dimension", "slice_value"]
+PAIR_KEY = ["task", "label", "annotator_a", "annotator_b", "slice_dimension", "slice_value"]
 
 
 # =========================================================================== hand-computed cases
@@ -235,7 +241,8 @@ def test_tiers_and_rows_by_hand(tmp_path):
                                      "r7": "tier_b"}
     assert set(a.records) == {"r3", "r5", "r7"}
     assert len(a.records_rejected) == 4        # r4, both r6 rows, the empty record_uuid
-    rows = {(r["label"], r["tier"]): r for r in a.marts["annotator_agreement"]}
+    rows = {(r["label"], r["tier"]): r for r in a.marts["annotator_agreement"]
+            if r["slice_dimension"] == "overall"}
     # helpful, units with >= 2 votes: r1 (1,0) b, r3 (1,1) a, r4 (0,0) b, r7 (1,0) b
     # tier_b: 3 units, n = 6, n_1 = 2, n_0 = 4; numerator = 2 + 0 + 2 = 4, denominator 16
     #   alpha = 1 - 5*4/16 = -1/4; p_a = (0 + 1 + 0)/3 = 1/3;
@@ -254,7 +261,7 @@ def test_tiers_and_rows_by_hand(tmp_path):
     # all: 4 units, n = 8, n_1 = 4, n_0 = 4: alpha = 1 - 7*4/32 = 1/8
     assert rows[("helpful", "all")]["krippendorff_alpha"] == pytest.approx(0.125, abs=TOL)
     pairs = {(r["label"], r["annotator_a"], r["annotator_b"]): r
-             for r in a.marts["annotator_pair_agreement"]}
+             for r in a.marts["annotator_pair_agreement"] if r["slice_dimension"] == "overall"}
     # helpful, h1-h2 share r3 (1,1), r4 (0,0), r7 (1,0): p_o = 2/3, pA1 = 2/3, pB1 = 1/3,
     #   p_e = 2/9 + 2/9 = 4/9 -> kappa = (2/3 - 4/9)/(5/9) = 2/5
     hh = pairs[("helpful", "h1", "h2")]
@@ -292,14 +299,14 @@ def test_reference_is_unambiguous(builds, name):
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_annotator_agreement(builds, name):
     b = _built(builds, name)
-    assert_same_rows(name, "annotator_agreement", AG_KEY, A.AGREEMENT_COLUMNS[3:],
+    assert_same_rows(name, "annotator_agreement", AG_KEY, A.AGREEMENT_COLUMNS[5:],
           agr(b).marts["annotator_agreement"], b.marts["annotator_agreement"][1])
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_annotator_pair_agreement(builds, name):
     b = _built(builds, name)
-    assert_same_rows(name, "annotator_pair_agreement", PAIR_KEY, A.PAIR_COLUMNS[4:],
+    assert_same_rows(name, "annotator_pair_agreement", PAIR_KEY, A.PAIR_COLUMNS[6:],
           agr(b).marts["annotator_pair_agreement"], b.marts["annotator_pair_agreement"][1])
 
 
@@ -358,7 +365,8 @@ def test_cross_check_agreement(builds, name):
     problems = []
     for row in agr(b).marts["annotator_agreement"]:
         key = tuple(row[c] for c in AG_KEY)
-        uv = agr(b).unit_votes(row["task"], row["label"], row["tier"])
+        uv = agr(b).unit_votes(row["task"], row["label"], row["tier"], row["slice_dimension"],
+                               row["slice_value"])
         want = _direct_label(uv)
         want["krippendorff_alpha"] = _package_alpha(uv)
         problems += value_differences(("reference", key), want, row, "direct/package")
@@ -377,7 +385,8 @@ def test_cross_check_pairs(builds, name):
     problems = []
     for row in agr(b).marts["annotator_pair_agreement"]:
         key = tuple(row[c] for c in PAIR_KEY)
-        uv = agr(b).unit_votes(row["task"], row["label"])
+        uv = agr(b).unit_votes(row["task"], row["label"], "all", row["slice_dimension"],
+                               row["slice_value"])
         pairs = [(v[row["annotator_a"]], v[row["annotator_b"]]) for v in uv.values()
                  if row["annotator_a"] in v and row["annotator_b"] in v]
         want = {"n_shared_units": len(pairs),
@@ -408,7 +417,8 @@ def test_generated_scenario_covers_the_cases(builds):
     a = agr(b)
     sizes = Counter(len(v) for t in R.TASKS for v in a.votes[t].values())
     assert {1, 2, 3, 4} <= set(sizes), sizes
-    rows = {tuple(r[c] for c in AG_KEY): r for r in a.marts["annotator_agreement"]}
+    rows = {tuple(r[c] for c in AG_KEY[:3]): r for r in a.marts["annotator_agreement"]
+            if r["slice_dimension"] == "overall"}
     tiers = Counter(k[2] for k in rows)
     assert tiers["tier_a"] >= 10 and tiers["tier_b"] >= 10, tiers
     for task, label in G.RARE_LABELS:
@@ -485,7 +495,8 @@ def test_cross_check_alpha_and_ac1_jackknife(builds, name):
     b = _built(builds, name)
     problems = []
     for got in b.marts["annotator_agreement"][1]:
-        uv = agr(b).unit_votes(got["task"], got["label"], got["tier"])
+        uv = agr(b).unit_votes(got["task"], got["label"], got["tier"], got["slice_dimension"],
+                               got["slice_value"])
         records = _by_record(uv)
         left_out = [r for r, units in records.items() if any(len(v) >= 2 for v in units.values())]
         alphas, ac1s = [], []
@@ -515,7 +526,8 @@ def test_cross_check_pair_kappa_jackknife(builds, name):
     problems = []
     for got in b.marts["annotator_pair_agreement"][1]:
         a_, b_ = got["annotator_a"], got["annotator_b"]
-        uv = agr(b).unit_votes(got["task"], got["label"])
+        uv = agr(b).unit_votes(got["task"], got["label"], "all", got["slice_dimension"],
+                               got["slice_value"])
         shared = {u: (v[a_], v[b_]) for u, v in uv.items() if a_ in v and b_ in v}
         records = sorted({u[0] for u in shared})
         kappas = []
@@ -555,3 +567,45 @@ def test_jackknife_three_records_by_hand():
     jk = A.jackknife(Fraction(1), [Fraction(1), None, Fraction(1)])
     assert (jk["n"], jk["se"], jk["lower"], jk["upper"]) == (2, 0.0, 1.0, 1.0)
     assert A.probability_below(Fraction(1), jk["se"], 0.75) is None
+
+
+# =========================================================================== slices
+
+def test_slices_below_target_behind_a_pooled_figure_above_it(builds):
+    """The slices scenario is built so that one task type and one language disagree: on each
+    family's built label their slices miss the alpha target (and are probably below it) while
+    the pooled figure meets it; the slices of a dimension partition the overall units."""
+    b = builds.get(BUILD_OF["slices"]).check()
+    rows = _mart_rows(b, "annotator_agreement", AG_KEY)
+    for task, label in G.SLICE_LABELS.items():
+        overall = rows[(task, label, "all", "overall", "overall")]
+        assert overall["meets_target"] is True, overall
+        for dim, value in (("task_type", G.NOISY_TASK_TYPE), ("language", G.NOISY_LANGUAGE)):
+            row = rows[(task, label, "all", dim, value)]
+            assert row["meets_target"] is False and row["p_alpha_below_target"] > 0.8, row
+            assert row["krippendorff_alpha"] < overall["krippendorff_alpha"] - 0.2, row
+        for dim in A.SLICE_DIMENSIONS:
+            parts = [r for k, r in rows.items() if k[:3] == (task, label, "all") and k[3] == dim]
+            assert sum(r["n_units"] for r in parts) == overall["n_units"], (task, label, dim)
+            assert sum(r["n_pairable_values"] for r in parts) == overall["n_pairable_values"]
+    values = {(k[3], k[4]) for k in rows}
+    # trimmed (" summarization "), and blank or absent task types are unknown
+    assert {("task_type", "summarization"), ("task_type", "unknown")} <= values, values
+    assert not any(v != v.strip() for _, v in values), values
+
+
+def test_overall_rows_are_the_rows_without_slices(builds):
+    """The overall rows of the sample are the reference's rows computed with no slice at all
+    (the statistics over every unit of the tier)."""
+    b = builds.get(BUILD_OF["sample"]).check()
+    a = agr(b)
+    problems = []
+    for got in b.marts["annotator_agreement"][1]:
+        if got["slice_dimension"] != "overall":
+            continue
+        assert got["slice_value"] == "overall", got
+        uv = a.unit_votes(got["task"], got["label"], got["tier"])
+        want = _direct_label(uv)
+        want["krippendorff_alpha"] = _package_alpha(uv)
+        problems += value_differences(tuple(got[c] for c in AG_KEY), want, got, "no slice", "mart")
+    fail_on(problems, "sample", "annotator_agreement overall rows against every unit of the tier")

@@ -45,6 +45,7 @@ import pytest
 import reference as R
 from kit.builds import PROJECT, SEED_FILES, project_seed_csvs
 from kit.compare import assert_has_columns, differences, fail_on, same_value, value_differences
+from reference import agreement as A
 from reference import judges as J
 
 TOL = 1e-9
@@ -60,6 +61,9 @@ HUMAN_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", "
                "annotator_quality", "labeling_protocol", "labeling_drift", "run_comparison",
                "run_comparison_queries"]
 JUDGE_MARTS = [MART, "judge_weights", "judge_metric_values"]
+# the human marts with language slices (docs/rules.md, Agreement where it is tracked)
+AGREEMENT_KEYS = {"task", "label", "tier", "annotator_a", "annotator_b", "slice_dimension", "slice_value"}
+AGREEMENT_SLICED_MARTS = {"annotator_agreement": A.AGREEMENT_COLUMNS, "annotator_pair_agreement": A.PAIR_COLUMNS}
 
 
 SCENARIOS_USED = ["sample", "judges", "sample_nojudges"]
@@ -290,7 +294,8 @@ def test_judge_agreement(builds, name):
 
 def test_judge_agreement_hand_rows(builds):
     b = _built(builds, "judges")
-    rows = {tuple(r.get(c) for c in J.JUDGE_KEY): r for r in b.mart[1]}
+    rows = {tuple(r.get(c) for c in J.JUDGE_OVERALL_KEY): r for r in b.mart[1]
+            if r["slice_dimension"] == "overall"}
     problems = _check_hand(rows, "mart")
     assert not problems, "[judges] " + "\n  ".join(problems)
 
@@ -605,7 +610,7 @@ def test_alpha_humans_interval_with_package(builds, name):
     for key, upairs in sorted(jr.pairs.items()):
         if key not in mart:
             continue
-        judge, task, label, _tier = key
+        judge, task, label = key[:3]
         units = [u for u, _, _ in upairs]
         alpha, _ = package_alphas(jr, key)
         pairable = sorted({u[0] for u in units if len(jr.agr.votes[task].get(u, {})) >= 2})
@@ -634,7 +639,7 @@ def package_alphas(jr: J.JudgeReference, key: tuple, without=None) -> tuple:
     import krippendorff
     import numpy as np
 
-    judge, task, label, _tier = key
+    judge, task, label = key[:3]
     kept = [(u, j) for u, j, _ in jr.pairs[key] if u[0] != without]
     units = [u for u, _ in kept]
     jvals = [j for _, j in kept]
@@ -699,9 +704,9 @@ def test_hand_rows_in_marts(builds):
     b = _built(builds, "judges", JUDGE_MARTS)
 
     def keyed(mart, cols):
-        return {_key(r, cols): r for r in b.table(mart)[1]}
+        return {_key(r, cols): r for r in b.table(mart)[1] if r.get("slice_dimension", "overall") == "overall"}
 
-    problems = _check_table(keyed(MART, J.JUDGE_KEY), HAND_NEW_COLUMNS, NEW_COLUMNS, "mart")
+    problems = _check_table(keyed(MART, J.JUDGE_OVERALL_KEY), HAND_NEW_COLUMNS, NEW_COLUMNS, "mart")
     problems += _check_table(keyed("judge_weights", J.WEIGHTS_KEY), HAND_WEIGHTS,
                              HAND_WEIGHT_COLUMNS, "mart")
     problems += _check_table(keyed("judge_metric_values", J.JMV_KEY), HAND_JMV,
@@ -811,8 +816,8 @@ def human_mart_differences(with_j: dict, without: dict, judges: set[str],
                            language_families=()) -> list[str]:
     """Differences between the human marts (HUMAN_MARTS) of two builds, leaving out the label_source /
     judges rows of metric_values, the judges' rejected rows, and the language slice (metric_values,
-    run_comparison) of the families in ``language_families`` (metric_values' checked against the
-    reference by the callers)."""
+    run_comparison, and the agreement marts' ``slice_dimension = 'language'`` rows) of the families
+    in ``language_families`` (checked against the reference by the callers)."""
     problems = []
     for mart in HUMAN_MARTS:
         a, b = with_j.get(mart), without.get(mart)
@@ -831,6 +836,11 @@ def human_mart_differences(with_j: dict, without: dict, judges: set[str],
                          and r.get("family") in language_families)
 
             ra, rb = [r for r in ra if keep(r)], [r for r in rb if keep(r)]
+        if mart in AGREEMENT_SLICED_MARTS:
+            def keep_agreement(r):
+                return not (r.get("slice_dimension") == "language" and r.get("task") in language_families)
+
+            ra, rb = [r for r in ra if keep_agreement(r)], [r for r in rb if keep_agreement(r)]
         if mart == "rejected_annotations":
             ra = [r for r in ra if r.get("annotator_id") not in judges]
             rb = [r for r in rb if r.get("annotator_id") not in judges]
@@ -915,6 +925,14 @@ def test_judges_do_not_change_human_metrics(builds):
                if r.get("slice_dimension") == "language" and r.get("family") in languages]
         problems += [f"{build.name} language slice: {p}"
                      for p in differences(want, got, J.MV_KEY, J.MV_VALUES)]
+        for mart, columns in AGREEMENT_SLICED_MARTS.items():
+            key = [c for c in columns if c in AGREEMENT_KEYS]
+            want = [r for r in build.jr.agr.marts[mart] if r["slice_dimension"] == "language"
+                    and r["task"] in languages]
+            got = [r for r in build.table(mart)[1] if r.get("slice_dimension") == "language"
+                   and r.get("task") in languages]
+            problems += [f"{build.name} {mart} language slice: {p}"
+                         for p in differences(want, got, key, [c for c in columns if c not in key])]
     assert not problems, f"(language set by judge rows: {languages})\n  " + \
         "\n  ".join(problems[:40])
     # the builds did differ: the judges left traces in their own marts
@@ -974,7 +992,7 @@ def test_generated_scenario_covers_the_new_cases(builds):
     assert any(r["judge_value"] is None and r["judge_n_units"] == 0
                and r["metric"] == "conditional_fabrication_rate" for r in jmv.values())
     # judge rows repaired under constraint_policy: repair that count (post-repair values)
-    counted = {(task, u, j) for (j, task, _l, _t), prs in jr.pairs.items() for u, _, _ in prs}
+    counted = {(task, u, j) for (j, task, *_), prs in jr.pairs.items() for u, _, _ in prs}
     repaired = [(t, r.unit, r.annotator_id) for t in R.TASKS for r in jr.ref.rows[t]
                 if r.annotator_id in jr.judges and r.status == "accepted" and r.was_repaired]
     assert len(set(repaired) & counted) >= 5, repaired

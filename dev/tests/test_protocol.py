@@ -25,13 +25,14 @@ from kit.compare import assert_has_columns, assert_same_rows
 from reference import protocol as P
 
 TOL = 1e-9
-SCENARIOS = ["sample", "generated"]
+SCENARIOS = ["sample", "generated", "slices"]
 MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_quality"]
 
 
 # =========================================================================== builds
 
-BUILD_OF = {"sample": "sample", "generated": "agreement"}     # the conftest scenario of each
+# the conftest scenario of each
+BUILD_OF = {"sample": "sample", "generated": "agreement", "slices": "agreement_slices"}
 SCENARIOS_USED = list(BUILD_OF.values())
 def protocol_ref(b) -> P.ProtocolReference:
     """The protocol reference of a build's seeds (as loaded)."""
@@ -78,10 +79,11 @@ def test_labeling_protocol(builds, name):
     pr = protocol_ref(b)
     no_voter = {}
     for row in pr.marts["labeling_protocol"]:
-        task, tier = row["task"], row["tier"]
-        no_voter[(task, tier)] = sum(
+        task, tier, dim, value = (row[c] for c in P.PROTOCOL_KEY)
+        no_voter[(task, tier, dim, value)] = sum(
             1 for rid in pr.ref.records[task]
             if (tier == "all" or pr.agr.tiers[task][rid] == tier)
+            and pr.agr.in_slice(task, rid, dim, value)
             and not any(u[0] == rid for u in pr.voter_rows[task]))
 
     def hint(key, col, got):
@@ -116,7 +118,7 @@ def test_generated_scenario_covers_the_cases(builds):
     pr = protocol_ref(builds.get(BUILD_OF["generated"]).check())
     mv = {(r["family"], r["slice_value"]) for r in pr.marts["metric_values_tier"]}
     assert mv == {(t, tier) for t in R.TASKS for tier in P.TIER_SLICES}
-    protocol = pr.marts["labeling_protocol"]
+    protocol = [r for r in pr.marts["labeling_protocol"] if r["slice_dimension"] == "overall"]
     assert {(r["task"], r["tier"]) for r in protocol} == \
         {(t, tier) for t in R.TASKS for tier in P.PROTOCOL_TIERS}
     for col in ("n_dual_annotated", "n_disagreeing", "n_adjudicated", "n_pending"):
@@ -146,7 +148,8 @@ def test_reference_matches_readme_worked_example():
     if not all(f in have for f in SEED_FILES + ["records.csv"]):
         pytest.skip("the project's sample seeds are incomplete")
     pr = P.compute(PROJECT / "seeds")
-    rows = {r["tier"]: r for r in pr.marts["labeling_protocol"] if r["task"] == "retrieval"}
+    rows = {r["tier"]: r for r in pr.marts["labeling_protocol"]
+            if r["task"] == "retrieval" and r["slice_dimension"] == "overall"}
     readme = {  # n_records share n_dual n_adjudicated n_pending dual_rate min_alpha cost
         "all": (125, 1.0, 33, 10, 3, 0.264, 0.583, 27.92),
         "tier_a": (98, 0.784, 6, 2, 0, 0.061, 0.773, 17.12),
@@ -177,7 +180,7 @@ def test_reference_matches_readme_worked_example():
     assert round(rows["tier_b"]["max_p_alpha_below_target"], 3) == 0.885
     assert round(rows["tier_b"]["min_alpha_ci_lower"], 3) == 0.287
     agreement = {(r["label"], r["tier"]): r for r in pr.agr.marts["annotator_agreement"]
-                 if r["task"] == "retrieval"}
+                 if r["task"] == "retrieval" and r["slice_dimension"] == "overall"}
     tr = agreement[("topically_relevant", "tier_b")]
     assert tr["meets_target"] is True and round(tr["p_alpha_below_target"], 3) == 0.385
     assert (round(tr["alpha_ci_lower"], 3), round(tr["alpha_ci_upper"], 3)) == (0.647, 0.887)
@@ -230,7 +233,7 @@ def test_reference_by_hand(tmp_path):
                         "counted as single-annotated in labeling_cost",
                         "labeling_protocol generation all: 1 record(s) without a voter "
                         "counted as single-annotated in labeling_cost"]
-    prot = {r["tier"]: r for r in pr.marts["labeling_protocol"]}
+    prot = {r["tier"]: r for r in pr.marts["labeling_protocol"] if r["slice_dimension"] == "overall"}
     assert set(prot) == {"tier_a", "tier_b", "all"}
     a, b, al = prot["tier_a"], prot["tier_b"], prot["all"]
     # tier_a: r1-r5 (5 records), dual r1-r4, disagreeing r2-r4, adjudicated r3, pending r2
@@ -287,3 +290,74 @@ def test_reference_by_hand(tmp_path):
             mv[("helpfulness_rate", "tier_b")]["value"]) == (1, 1.0)
     assert mv[("helpfulness_rate", "tier_a")]["ci_lower"] == \
         pytest.approx(R.wilson(2 / 3, 3)[0])
+
+
+def test_plan_shared_out_to_the_task_types(builds):
+    """The plan's targets on the slices scenario, worked out by hand: the task types are
+    factual_qa and rag_synthesis (high-stakes, gold_task_types), summarization (also padded) and
+    code_generation, and unknown (blank or no records row). High-stakes types share 400 (200
+    each), the two others the remaining 600 (300 each), unknown nothing; 0.256 a case."""
+    b = builds.get(BUILD_OF["slices"]).check()
+    rows = {(r["task"], r["slice_value"]): r for r in b.marts["labeling_protocol"][1] if r["tier"] == "all"}
+    want = {"overall": (1000, 400), "factual_qa": (200, 200), "rag_synthesis": (200, 200),
+            "summarization": (300, None), "code_generation": (300, None), "unknown": (None, None)}
+    for task in R.TASKS:
+        assert {v for t, v in rows if t == task} == set(want), task
+        for value, (cases, high) in want.items():
+            r = rows[(task, value)]
+            assert (r["gold_target_cases"], r["gold_target_high_stakes"]) == (cases, high), r
+            assert r["n_gold_cases"] == r["n_records"] - r["n_pending"]
+            if cases is not None:
+                assert r["n_gold_cases_needed"] == max(cases - r["n_gold_cases"], 0)
+            if value in ("factual_qa", "rag_synthesis"):
+                assert r["n_high_stakes_cases"] == r["n_gold_cases"]
+            elif value != "overall":
+                assert r["n_high_stakes_cases"] == 0
+            assert r["target_cost_per_case"] == pytest.approx(0.256, abs=1e-12)
+            assert r["cost_per_case"] == pytest.approx(r["labeling_cost"] / r["n_records"], abs=1e-12)
+        overall = rows[(task, "overall")]
+        assert overall["n_high_stakes_cases"] == rows[(task, "factual_qa")]["n_gold_cases"] + \
+            rows[(task, "rag_synthesis")]["n_gold_cases"]
+    tier_rows = [r for r in b.marts["labeling_protocol"][1] if r["tier"] != "all"]
+    assert tier_rows and all(r["gold_target_cases"] is None and r["n_gold_cases_needed"] is None
+                             for r in tier_rows)
+
+
+def test_reference_matches_the_slice_worked_example():
+    """The worked example of docs/marts.md, "Agreement per task type and language" (sample data),
+    recomputed by the reference: retrieval's topically_relevant per slice, and the plan's rows."""
+    have = {p.name for p in project_seed_csvs()}
+    if not all(f in have for f in SEED_FILES + ["records.csv"]):
+        pytest.skip("the project's sample seeds are incomplete")
+    pr = P.compute(PROJECT / "seeds")
+    agreement = {(r["slice_dimension"], r["slice_value"]): r for r in pr.agr.marts["annotator_agreement"]
+                 if r["task"] == "retrieval" and r["label"] == "topically_relevant" and r["tier"] == "all"}
+    docs = {  # n_units alpha alpha_lo alpha_hi meets_target p_below
+        ("overall", "overall"): (216, 0.786, 0.683, 0.889, True, 0.241),
+        ("task_type", "chitchat"): (38, 0.624, 0.368, 0.88, False, 0.887),
+        ("task_type", "summarization"): (16, 0.742, -0.345, 1.0, False, 0.513),
+        ("language", "en"): (140, 0.761, 0.632, 0.89, True, 0.426),
+        ("task_type", "factual_qa"): (40, 0.897, 0.608, 1.0, True, 0.078),
+    }
+    for key, want in docs.items():
+        r = agreement[key]
+        got = (r["n_units"], *(round(r[c], 3) for c in ("krippendorff_alpha", "alpha_ci_lower", "alpha_ci_upper")),
+               r["meets_target"], round(r["p_alpha_below_target"], 3))
+        assert got == want, (key, got, want)
+    plan = {r["slice_value"]: r for r in pr.marts["labeling_protocol"]
+            if r["task"] == "retrieval" and r["tier"] == "all"}
+    docs_plan = {  # n_records n_gold_cases gold_target_cases needed high_needed cost_per_case min_alpha
+        "overall": (125, 122, 1000.0, 878, 388, 0.223, 0.583),
+        "chitchat": (18, 17, 200.0, 183, None, 0.253, 0.0),
+        "code_generation": (16, 16, 200.0, 184, None, 0.22, 0.776),
+        "factual_qa": (5, 4, 200.0, 196, 196, 0.4, 0.791),
+        "rag_synthesis": (8, 8, 200.0, 192, 192, 0.4, 0.47),
+        "summarization": (10, 10, 200.0, 190, None, 0.232, 0.0),
+        "unknown": (68, 67, None, None, None, 0.181, 0.789),
+    }
+    assert set(plan) == set(docs_plan)
+    for value, want in docs_plan.items():
+        r = plan[value]
+        got = (r["n_records"], r["n_gold_cases"], r["gold_target_cases"], r["n_gold_cases_needed"],
+               r["n_high_stakes_cases_needed"], round(r["cost_per_case"], 3), round(r["min_krippendorff_alpha"], 3))
+        assert got == want, (value, got, want)

@@ -202,11 +202,13 @@ def test_one_row_or_null(semantic, sample):
 
 
 def test_agreement_per_task_label_and_tier_is_annotator_agreement(semantic, sample):
-    dimensions = ["label_agreement__task", "label_agreement__label", "label_agreement__tier"]
+    dimensions = ["label_agreement__task", "label_agreement__label", "label_agreement__tier",
+                  "label_agreement__slice_dimension", "label_agreement__slice_value"]
     got = semantic.query(["krippendorff_alpha", "gwet_ac1", "observed_agreement"], group_by=dimensions)
-    expected = {(row["task"], row["label"], row["tier"]): row for row in mart_rows(
-        sample.db_path, "select task, label, tier, krippendorff_alpha, gwet_ac1, observed_agreement"
-                        " from annotator_agreement")}
+    expected = {(row["task"], row["label"], row["tier"], row["slice_dimension"], row["slice_value"]): row
+                for row in mart_rows(
+        sample.db_path, "select task, label, tier, slice_dimension, slice_value, krippendorff_alpha, gwet_ac1,"
+                        " observed_agreement from annotator_agreement")}
     assert {tuple(row[d] for d in dimensions) for row in got} == set(expected)
     assert any(row["krippendorff_alpha"] is None for row in expected.values()), \
         "the sample has a label whose alpha is null (every value equal)"

@@ -51,6 +51,8 @@
         'spot_check_rate_target': {'kind': 'number'},
         'single_annotation_cost': {'kind': 'number'},
         'dual_annotation_cost': {'kind': 'number'},
+        'gold_target_cases': {'kind': 'whole', 'meaning': "the cases of ADR-001's labeling plan"},
+        'gold_target_high_stakes': {'kind': 'whole', 'meaning': "the high-stakes cases of ADR-001's labeling plan"},
         'judge_min_kappa': {'kind': 'number'},
         'judge_bound': {'kind': 'choice', 'choices': ['alpha', 'kappa']},
         'score_threshold': {'kind': 'number', 'nullable': true},

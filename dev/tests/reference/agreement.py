@@ -15,7 +15,13 @@ Entry point: ``compute(seed_dir, null_mode=..., constraint_policy=..., ...)`` re
   ``tier_reason`` the rule that decided it (explicit / task_type / uncertainty / adversarial /
   default / voters);
 * ``votes[task][unit]``: {annotator_id: {label: 0/1}} (voters only);
-* ``marts["annotator_agreement"]`` and ``marts["annotator_pair_agreement"]``: expected rows;
+* ``slices[task][record_uuid]``: the record's ``language`` (the core's record language) and
+  ``task_type`` (its valid records row's, trimmed; ``unknown`` when it has none), the values
+  of the agreement marts' slices (docs/rules.md, Agreement where it is tracked);
+* ``marts["annotator_agreement"]`` and ``marts["annotator_pair_agreement"]``: expected rows,
+  for the slice ``overall`` and every ``language`` and ``task_type`` value: each slice row is
+  computed from scratch over the units of the slice's records only (its jackknife leaves out
+  the slice's records);
 * ``ambiguities``: records rows that the contract does not pin down (see below).
 
 Statistics are computed exactly (``fractions.Fraction``) with the formulas as docs/rules.md
@@ -59,7 +65,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, product
 from pathlib import Path
 
 import reference as R
@@ -72,11 +78,14 @@ DEFAULT_GOLD_TASK_TYPES = ("factual_qa", "rag_synthesis")
 DEFAULT_THRESHOLD = "0.65"
 DEFAULT_ALPHA_TARGET = 0.75
 
-AGREEMENT_COLUMNS = ["task", "label", "tier", "n_units", "n_annotators", "n_pairable_values",
+OVERALL = ("overall", "overall")
+SLICE_DIMENSIONS = ("language", "task_type")
+AGREEMENT_COLUMNS = ["task", "label", "tier", "slice_dimension", "slice_value", "n_units", "n_annotators", "n_pairable_values",
                      "observed_agreement", "krippendorff_alpha", "gwet_ac1", "prevalence",
                      "alpha_target", "meets_target", "alpha_ci_lower", "alpha_ci_upper",
                      "ac1_ci_lower", "ac1_ci_upper", "p_alpha_below_target"]
-PAIR_COLUMNS = ["task", "label", "annotator_a", "annotator_b", "n_shared_units",
+PAIR_COLUMNS = ["task", "label", "annotator_a", "annotator_b", "slice_dimension", "slice_value",
+                "n_shared_units",
                 "observed_agreement", "cohen_kappa", "kappa_ci_lower", "kappa_ci_upper"]
 
 _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
@@ -312,12 +321,22 @@ class AgreementReference:
     votes: dict                     # task -> unit -> {annotator: {label: value}}
     marts: dict
     ambiguities: list = field(default_factory=list)
+    slices: dict = field(default_factory=dict)   # task -> record_uuid -> {dimension: value}
 
-    def unit_votes(self, task: str, label: str, tier: str = "all") -> dict[tuple, dict]:
-        """unit -> {annotator: value} for the units of ``tier`` with >= 1 vote."""
+    def in_slice(self, task: str, record_uuid: str, dimension: str = "overall",
+                 value: str = "overall") -> bool:
+        return dimension == "overall" or self.slices[task][record_uuid][dimension] == value
+
+    def slice_values(self, task: str, dimension: str) -> list[str]:
+        return sorted({s[dimension] for s in self.slices[task].values()})
+
+    def unit_votes(self, task: str, label: str, tier: str = "all", dimension: str = "overall",
+                   value: str = "overall") -> dict[tuple, dict]:
+        """unit -> {annotator: value} for the units of ``tier`` and the slice with >= 1 vote."""
         return {u: {a: lab[label] for a, lab in vs.items()}
                 for u, vs in self.votes[task].items()
-                if tier == "all" or self.tiers[task][u[0]] == tier}
+                if (tier == "all" or self.tiers[task][u[0]] == tier)
+                and self.in_slice(task, u[0], dimension, value)}
 
 
 def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject",
@@ -365,27 +384,49 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                 t_tiers[rid], t_reasons[rid] = ("tier_b" if many else "tier_a"), "voters"
         tiers[task], reasons[task] = t_tiers, t_reasons
 
+    # the slices of every record of a family (docs/rules.md, Agreement where it is tracked)
+    slices = {}
+    for task in R.TASKS:
+        slices[task] = {}
+        for rid in tiers[task]:
+            rec = ref.records[task].get(rid)
+            task_type = (records[rid]["task_type"] or "").strip() if rid in records else ""
+            slices[task][rid] = {"language": rec["language"] if rec else None,
+                                 "task_type": task_type or "unknown"}
+
+    def groups(task):
+        """(dimension, value) of every slice of the family's records, overall first."""
+        out = [OVERALL]
+        for dim in SLICE_DIMENSIONS:
+            out += [(dim, v) for v in sorted({s[dim] for s in slices[task].values() if s[dim] is not None})]
+        return out
+
+    def member(task, rid, tier, dim, value):
+        return ((tier == "all" or tiers[task][rid] == tier)
+                and (dim == "overall" or slices[task][rid][dim] == value))
+
     agreement, pairs = [], []
     for task, spec in R.TASKS.items():
         for label in spec["labels"]:
-            for tier in TIERS:
+            for tier, (dim, value) in product(TIERS, groups(task)):
                 units = [list(vs.values()) for u, vs in sorted(votes[task].items())
-                         if tier == "all" or tiers[task][u[0]] == tier]
+                         if member(task, u[0], tier, dim, value)]
                 s = label_stats([[lab[label] for lab in u] for u in units])
                 if s is None:
                     continue
                 by_record: dict[str, list] = defaultdict(list)
                 for u, vs in sorted(votes[task].items()):
-                    if tier == "all" or tiers[task][u[0]] == tier:
+                    if member(task, u[0], tier, dim, value):
                         by_record[u[0]].append([lab[label] for lab in vs.values()])
                 reps = label_jackknife(by_record)
                 jk_alpha = jackknife(s["krippendorff_alpha"], reps["alpha"])
                 jk_ac1 = jackknife(s["gwet_ac1"], reps["ac1"])
                 voters = {a for u, vs in votes[task].items() if len(vs) >= 2
-                          and (tier == "all" or tiers[task][u[0]] == tier) for a in vs}
+                          and member(task, u[0], tier, dim, value) for a in vs}
                 alpha = s["krippendorff_alpha"]
                 agreement.append({
-                    "task": task, "label": label, "tier": tier, "n_units": s["n_units"],
+                    "task": task, "label": label, "tier": tier, "slice_dimension": dim,
+                    "slice_value": value, "n_units": s["n_units"],
                     "n_annotators": len(voters), "n_pairable_values": s["n_pairable_values"],
                     "observed_agreement": _f(s["observed_agreement"]),
                     "krippendorff_alpha": _f(alpha), "gwet_ac1": _f(s["gwet_ac1"]),
@@ -397,23 +438,27 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                     "p_alpha_below_target": probability_below(alpha, jk_alpha["se"],
                                                               agreement_alpha_target),
                 })
-            shared: dict[tuple, list] = defaultdict(list)
-            shared_by_record: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
-            for u, vs in votes[task].items():
-                for a, b in combinations(sorted(vs), 2):
-                    shared[(a, b)].append((vs[a][label], vs[b][label]))
-                    shared_by_record[(a, b)][u[0]].append((vs[a][label], vs[b][label]))
-            for (a, b), prs in sorted(shared.items()):
-                p = pair_stats(prs)
-                jk = jackknife(p["cohen_kappa"], pair_jackknife(shared_by_record[(a, b)]))
-                pairs.append({"task": task, "label": label, "annotator_a": a, "annotator_b": b,
-                              "n_shared_units": p["n_shared_units"],
-                              "observed_agreement": _f(p["observed_agreement"]),
-                              "cohen_kappa": _f(p["cohen_kappa"]),
-                              "kappa_ci_lower": jk["lower"], "kappa_ci_upper": jk["upper"]})
+            for dim, value in groups(task):
+                shared: dict[tuple, list] = defaultdict(list)
+                shared_by_record: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
+                for u, vs in votes[task].items():
+                    if not member(task, u[0], "all", dim, value):
+                        continue
+                    for a, b in combinations(sorted(vs), 2):
+                        shared[(a, b)].append((vs[a][label], vs[b][label]))
+                        shared_by_record[(a, b)][u[0]].append((vs[a][label], vs[b][label]))
+                for (a, b), prs in sorted(shared.items()):
+                    p = pair_stats(prs)
+                    jk = jackknife(p["cohen_kappa"], pair_jackknife(shared_by_record[(a, b)]))
+                    pairs.append({"task": task, "label": label, "annotator_a": a, "annotator_b": b,
+                                  "slice_dimension": dim, "slice_value": value,
+                                  "n_shared_units": p["n_shared_units"],
+                                  "observed_agreement": _f(p["observed_agreement"]),
+                                  "cohen_kappa": _f(p["cohen_kappa"]),
+                                  "kappa_ci_lower": jk["lower"], "kappa_ci_upper": jk["upper"]})
     marts = {"annotator_agreement": agreement, "annotator_pair_agreement": pairs}
     return AgreementReference(ref, records, rejected, tiers, reasons, votes, marts,
-                              ambiguities + list(ref.ambiguities))
+                              ambiguities + list(ref.ambiguities), slices)
 
 
 if __name__ == "__main__":  # pragma: no cover - manual inspection helper

@@ -15,7 +15,9 @@ Contract, as read here
 * Judges: annotators of kind ``LLM`` or ``CODE`` in ``annotators.csv``, whatever their role
   (an id absent from ``annotators.csv`` is a ``HUMAN`` annotator, never a judge).  Judges take
   no part in the consensus (it uses ``HUMAN`` rows only) nor in the voter count of the tier rule.
-* One row per (annotator_id, task, label, tier), tier ``all`` or ``tier_b``, over the units u
+* One row per (annotator_id, task, label, tier, slice_dimension, slice_value), tier ``all``
+  or ``tier_b``, slices ``overall`` and the record's ``language`` and ``task_type``
+  (``reference.agreement``'s slices), over the units u
   such that the label has a resolved human consensus on u (each label on its own: a unit whose
   *other* label is tied still counts for this label) and the judge has an accepted row for u.
   ``tier_b`` keeps the units of records whose tier in that family is ``tier_b``.  No row for
@@ -80,7 +82,8 @@ from reference import agreement as A
 
 JUDGE_KINDS = ("LLM", "CODE")
 JUDGE_TIERS = ("all", "tier_b")
-JUDGE_KEY = ["annotator_id", "task", "label", "tier"]
+JUDGE_KEY = ["annotator_id", "task", "label", "tier", "slice_dimension", "slice_value"]
+JUDGE_OVERALL_KEY = JUDGE_KEY[:4]     # the key of the overall rows (slice overall)
 JUDGE_VALUES = ["n_units", "tp", "fp", "fn", "tn", "accuracy", "cohen_kappa", "precision",
                 "recall", "f1", "human_prevalence", "judge_prevalence", "alpha_humans",
                 "alpha_with_judge", "alpha_humans_ci_lower", "alpha_humans_ci_upper",
@@ -142,7 +145,7 @@ def _f(x):
 class JudgeReference:
     agr: A.AgreementReference
     judges: dict                    # annotator_id -> (kind, role)
-    # (judge, task, label, tier) -> [(unit, judge value, consensus value)]
+    # (judge, task, label, tier, slice_dimension, slice_value) -> [(unit, judge value, consensus value)]
     pairs: dict
     # task -> judge -> unit -> accepted Row (every accepted judge row, counted or not)
     judge_rows: dict
@@ -169,7 +172,9 @@ class JudgeReference:
         return self.agr.ref
 
     def by_key(self) -> dict:
-        return {tuple(r[c] for c in JUDGE_KEY): r for r in self.rows}
+        """The overall rows by (annotator_id, task, label, tier)."""
+        return {tuple(r[c] for c in JUDGE_OVERALL_KEY): r for r in self.rows
+                if r["slice_dimension"] == "overall"}
 
     def weights_by_key(self) -> dict:
         return {tuple(r[c] for c in WEIGHTS_KEY): r for r in self.weights}
@@ -226,6 +231,8 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                 if info is None:           # no accepted HUMAN row: not a unit
                     continue
                 tier = agr.tiers[task][unit[0]]
+                # the record's slices (docs/rules.md, Agreement where it is tracked)
+                groups = [A.OVERALL] + [(dim, agr.slices[task][unit[0]][dim]) for dim in A.SLICE_DIMENSIONS]
                 for label in spec["labels"]:
                     if info["method"][label] == "tied":
                         continue
@@ -233,7 +240,8 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
                     assert value in (0, 1) and truth in (0, 1), (task, unit, judge, label)
                     for t in JUDGE_TIERS:
                         if t == "all" or tier == t:
-                            pairs[(judge, task, label, t)].append((unit, value, truth))
+                            for group in groups:
+                                pairs[(judge, task, label, t, *group)].append((unit, value, truth))
 
     rows = []
     exact: dict[tuple, dict] = {}
@@ -241,7 +249,7 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
         s = confusion_stats([(j, c) for _, j, c in pairs[key]])
         if s is None:
             continue
-        judge, task, label, _tier = key
+        judge, task, label = key[:3]
         s.update(alpha_columns(agr, task, label, pairs[key]))
         exact[key] = s
         out = dict(zip(JUDGE_KEY, key))
@@ -326,8 +334,8 @@ def _judge_weights(jr: JudgeReference, exact: dict) -> None:
             gold_units = {u for u in by_unit if u in units
                           and jr.agr.tiers[task].get(u[0]) == "tier_b"
                           and any(m != "tied" for m in units[u]["method"].values())}
-            tier_b = [exact[(judge, task, label, "tier_b")] for label in spec["labels"]
-                      if (judge, task, label, "tier_b") in exact]
+            tier_b = [exact[(judge, task, label, "tier_b", *A.OVERALL)] for label in spec["labels"]
+                      if (judge, task, label, "tier_b", *A.OVERALL) in exact]
             kappas = [s["cohen_kappa"] for s in tier_b if s["cohen_kappa"] is not None]
             gold = sum(kappas, Fraction(0)) / len(kappas) if kappas else None
             weight = judge_weight(gold)

@@ -56,16 +56,21 @@ DEFAULTS = {
     "dual_annotation_cost": "0.40",
     "drift_disagreement_threshold": "0.12",
     "agreement_alpha_target": "0.75",
+    "gold_target_cases": "1000",
+    "gold_target_high_stakes": "400",
 }
 
 METRIC_VALUES_KEY = ["run_id", "family", "metric", "k", "slice_dimension", "slice_value"]
 METRIC_VALUES_VALUES = ["value", "n_units", "ci_lower", "ci_upper"]
-PROTOCOL_KEY = ["task", "tier"]
-PROTOCOL_COLUMNS = ["task", "tier", "n_records", "share_of_records", "target_share_of_records",
+PROTOCOL_KEY = ["task", "tier", "slice_dimension", "slice_value"]
+PROTOCOL_COLUMNS = ["task", "tier", "slice_dimension", "slice_value", "n_records", "share_of_records", "target_share_of_records",
                     "n_dual_annotated", "n_disagreeing", "n_adjudicated", "n_pending",
                     "dual_annotation_rate", "spot_check_rate_target", "n_labels_with_alpha",
                     "min_krippendorff_alpha", "alpha_target", "meets_alpha_target",
-                    "labeling_cost", "min_alpha_ci_lower", "max_p_alpha_below_target"]
+                    "labeling_cost", "min_alpha_ci_lower", "max_p_alpha_below_target",
+                    "n_gold_cases", "gold_target_cases", "n_gold_cases_needed", "n_high_stakes_cases",
+                    "gold_target_high_stakes", "n_high_stakes_cases_needed", "cost_per_case",
+                    "target_cost_per_case"]
 DRIFT_KEY = ["task", "week_start"]
 DRIFT_COLUMNS = ["task", "iso_week", "week_start", "n_spot_checked_units",
                  "n_disagreeing_units", "disagreement_rate", "previous_week_disagreement_rate",
@@ -144,13 +149,18 @@ def tier_metric_values(ref: R.Reference, agr: A.AgreementReference) -> list[dict
     return out
 
 
-def labeling_protocol(ref, agr, vrows, params, notes) -> list[dict]:
+def labeling_protocol(ref, agr, vrows, params, notes,
+                      gold_task_types=A.DEFAULT_GOLD_TASK_TYPES) -> list[dict]:
+    """Rows per task, slice (overall and each task type) and tier; the plan's columns per
+    docs/rules.md, Agreement where it is tracked."""
     out = []
     alpha_target = Fraction(params["agreement_alpha_target"])
-    agreement = defaultdict(list)      # (task, tier) -> alphas (non-null)
+    single, dual = Fraction(params["single_annotation_cost"]), Fraction(params["dual_annotation_cost"])
+    share = Fraction(params["gold_share_target"])
+    target_cases, target_high = Fraction(params["gold_target_cases"]), Fraction(params["gold_target_high_stakes"])
+    agreement = defaultdict(list)      # (task, tier, slice) -> agreement rows
     for row in agr.marts["annotator_agreement"]:
-        if row["krippendorff_alpha"] is not None:
-            agreement[(row["task"], row["tier"])].append(row["krippendorff_alpha"])
+        agreement[(row["task"], row["tier"], row["slice_dimension"], row["slice_value"])].append(row)
     for task, spec in R.TASKS.items():
         labels = spec["labels"]
         units_of: dict[str, list] = defaultdict(list)
@@ -161,68 +171,90 @@ def labeling_protocol(ref, agr, vrows, params, notes) -> list[dict]:
             units = units_of[rid]
             voters = {a for u in units for a in vrows[task].get(u, {})}
             methods = {m for u in units for m in ref.units[task][u]["method"].values()}
+            task_type = agr.slices[task][rid]["task_type"]
             recs[rid] = {
                 "tier": agr.tiers[task][rid],
+                "task_type": task_type,
                 "dual": len(voters) >= 2,
                 "no_voter": not voters,
                 "disagreeing": any(len(agr.votes[task].get(u, {})) >= 2
                                    and _disagrees(agr.votes[task][u], labels) for u in units),
                 "adjudicated": "adjudicated" in methods,
                 "pending": "tied" in methods,
+                "high_stakes": task_type in gold_task_types,
             }
-        n_family = len(recs)
-        if n_family == 0:
+        if not recs:
             continue
-        for tier in PROTOCOL_TIERS:
-            sel = [r for r in recs.values() if tier == "all" or r["tier"] == tier]
-            n = len(sel)
-            if n == 0:
-                notes.append(f"labeling_protocol {task} {tier}: no record (no row expected)")
-                continue
-            if any(r["no_voter"] for r in sel):
-                notes.append(f"labeling_protocol {task} {tier}: "
-                             f"{sum(r['no_voter'] for r in sel)} record(s) without a voter "
-                             f"counted as single-annotated in labeling_cost")
-            dual = sum(r["dual"] for r in sel)
-            alphas = agreement.get((task, tier), [])
-            target = {"tier_a": 1 - Fraction(params["gold_share_target"]),
-                      "tier_b": Fraction(params["gold_share_target"]), "all": Fraction(1)}[tier]
-            cost = (n - dual) * Fraction(params["single_annotation_cost"]) + \
-                dual * Fraction(params["dual_annotation_cost"])
-            out.append({
-                "task": task, "tier": tier, "n_records": n,
-                "share_of_records": _f(Fraction(n, n_family)),
-                "target_share_of_records": _f(target),
-                "n_dual_annotated": dual,
-                "n_disagreeing": sum(r["disagreeing"] for r in sel),
-                "n_adjudicated": sum(r["adjudicated"] for r in sel),
-                "n_pending": sum(r["pending"] for r in sel),
-                "dual_annotation_rate": _f(Fraction(dual, n)),
-                "spot_check_rate_target": _f(Fraction(params["spot_check_rate_target"]))
-                if tier == "tier_a" else None,
-                "n_labels_with_alpha": len(alphas),
-                "min_krippendorff_alpha": min(alphas) if alphas else None,
-                "alpha_target": _f(alpha_target),
-                # alphas are floats of exact fractions; the exact comparison is
-                # annotator_agreement.meets_target of the reference
-                "meets_alpha_target": None if not alphas else all(
-                    row["meets_target"] for row in agr.marts["annotator_agreement"]
-                    if row["task"] == task and row["tier"] == tier
-                    and row["krippendorff_alpha"] is not None),
-                "labeling_cost": _f(cost),
-                # over the tier's labels, from the reference's jackknife of annotator_agreement
-                "min_alpha_ci_lower": _extreme(min, agr, task, tier, "alpha_ci_lower"),
-                "max_p_alpha_below_target": _extreme(max, agr, task, tier,
-                                                     "p_alpha_below_target"),
-            })
+        types = sorted({r["task_type"] for r in recs.values()})
+        others = [t for t in types if t != "unknown" and t not in gold_task_types]
+        for dim, value in [("overall", "overall")] + [("task_type", t) for t in types]:
+            in_slice = [r for r in recs.values() if dim == "overall" or r["task_type"] == value]
+            for tier in PROTOCOL_TIERS:
+                sel = [r for r in in_slice if tier == "all" or r["tier"] == tier]
+                n = len(sel)
+                if n == 0:
+                    if dim == "overall":
+                        notes.append(f"labeling_protocol {task} {tier}: no record (no row expected)")
+                    continue
+                if any(r["no_voter"] for r in sel) and dim == "overall":
+                    notes.append(f"labeling_protocol {task} {tier}: "
+                                 f"{sum(r['no_voter'] for r in sel)} record(s) without a voter "
+                                 f"counted as single-annotated in labeling_cost")
+                dual_n = sum(r["dual"] for r in sel)
+                rows = agreement.get((task, tier, dim, value), [])
+                alphas = [r["krippendorff_alpha"] for r in rows if r["krippendorff_alpha"] is not None]
+                target = {"tier_a": 1 - share, "tier_b": share, "all": Fraction(1)}[tier]
+                cost = (n - dual_n) * single + dual_n * dual
+                n_gold = sum(not r["pending"] for r in sel)
+                n_high = sum(r["high_stakes"] and not r["pending"] for r in sel)
+                # the plan's targets (tier all rows only): overall holds them, a task type its share
+                goal = goal_high = None
+                if tier == "all" and dim == "overall":
+                    goal, goal_high = target_cases, target_high
+                elif tier == "all" and value in gold_task_types:
+                    goal = goal_high = target_high / len(gold_task_types)
+                elif tier == "all" and value != "unknown":
+                    goal = (target_cases - target_high) / len(others)
+                out.append({
+                    "task": task, "tier": tier, "slice_dimension": dim, "slice_value": value,
+                    "n_records": n,
+                    "share_of_records": _f(Fraction(n, len(in_slice))),
+                    "target_share_of_records": _f(target),
+                    "n_dual_annotated": dual_n,
+                    "n_disagreeing": sum(r["disagreeing"] for r in sel),
+                    "n_adjudicated": sum(r["adjudicated"] for r in sel),
+                    "n_pending": sum(r["pending"] for r in sel),
+                    "dual_annotation_rate": _f(Fraction(dual_n, n)),
+                    "spot_check_rate_target": _f(Fraction(params["spot_check_rate_target"]))
+                    if tier == "tier_a" else None,
+                    "n_labels_with_alpha": len(alphas),
+                    "min_krippendorff_alpha": min(alphas) if alphas else None,
+                    "alpha_target": _f(alpha_target),
+                    # alphas are floats of exact fractions; the exact comparison is
+                    # annotator_agreement.meets_target of the reference
+                    "meets_alpha_target": None if not alphas else all(
+                        r["meets_target"] for r in rows if r["krippendorff_alpha"] is not None),
+                    "labeling_cost": _f(cost),
+                    # over the row's labels, from the reference's jackknife of annotator_agreement
+                    "min_alpha_ci_lower": _extreme(min, rows, "alpha_ci_lower"),
+                    "max_p_alpha_below_target": _extreme(max, rows, "p_alpha_below_target"),
+                    "n_gold_cases": n_gold,
+                    "gold_target_cases": _f(goal),
+                    "n_gold_cases_needed": None if goal is None else max(math.ceil(goal - n_gold), 0),
+                    "n_high_stakes_cases": n_high,
+                    "gold_target_high_stakes": _f(goal_high),
+                    "n_high_stakes_cases_needed":
+                        None if goal_high is None else max(math.ceil(goal_high - n_high), 0),
+                    "cost_per_case": _f(cost / n),
+                    "target_cost_per_case": _f(dual * share + single * (1 - share)),
+                })
     return out
 
 
-def _extreme(pick, agr, task: str, tier: str, column: str):
-    """min or max of a column of the reference's annotator_agreement rows of (task, tier),
-    nulls left out; None when every one is null."""
-    values = [row[column] for row in agr.marts["annotator_agreement"]
-              if row["task"] == task and row["tier"] == tier and row[column] is not None]
+def _extreme(pick, rows, column: str):
+    """min or max of a column of annotator_agreement rows (the reference's), nulls left out;
+    None when every one is null."""
+    values = [row[column] for row in rows if row[column] is not None]
     return pick(values) if values else None
 
 

@@ -1,20 +1,24 @@
 {#-
-    Inter-annotator agreement per task, label and tier (all, tier_a, tier_b), over the units with
-    two or more votes (docs/rules.md, Agreement and tiers): Krippendorff's alpha by the formulas
-    of macros/metrics/ragmart_agreement.sql, the observed agreement and Gwet's AC1 written out
-    here, each once for the estimate and its jackknife replicates, with the 95 % intervals of alpha and AC1 from their
-    record-clustered jackknife standard errors, and p_alpha_below_target (docs/rules.md, Agreement
-    uncertainty). A tier row exists when the tier has at least one such unit. Read by the marts
-    annotator_agreement and labeling_protocol.
+    Inter-annotator agreement per task, label, tier (all, tier_a, tier_b) and slice (overall,
+    language, task_type; int_records__slices), over the units with two or more votes
+    (docs/rules.md, Agreement and tiers; Agreement where it is tracked): Krippendorff's alpha by
+    the formulas of macros/metrics/ragmart_agreement.sql, the observed agreement and Gwet's AC1
+    written out here, each once for the estimate and its jackknife replicates, with the 95 %
+    intervals of alpha and AC1 from their record-clustered jackknife standard errors, and
+    p_alpha_below_target (docs/rules.md, Agreement uncertainty). A row exists when its tier and
+    slice have at least one such unit. Read by the marts annotator_agreement and labeling_protocol.
     The units are the voted ones of int_annotations__label_consensus, which has counted each
     unit's votes (m_u) and 1-votes (n_u1). Alpha and AC1 of binary labels depend on the units only
     through sums, so the units are summed once per record: a row's statistic is that of its
     records' totals, and a record's jackknife replicate (the statistic without every unit of that
     record, for AC1 also without its single-vote units) that of the totals minus the record's
-    sums. The left-out records are those holding a unit with two or more votes.
-    The voters are counted per task and tier from the wide vote rows (int_annotations__accepted_rows
-    of HUMAN annotators in the role `annotator`): every accepted row carries every label of its
-    task, so a unit has the same votes for all its labels and so the same voters.
+    sums. The left-out records are those holding a unit with two or more votes. A slice is one
+    more grouping key of the record sums: every record is in one slice of each dimension, so a
+    slice's statistics are those of its records' totals, by the same formulas.
+    The voters are counted per task, tier and slice from the wide vote rows
+    (int_annotations__accepted_rows of HUMAN annotators in the role `annotator`): every accepted
+    row carries every label of its task, so a unit has the same votes for all its labels and so
+    the same voters.
 -#}
 with
 
@@ -25,9 +29,10 @@ label_consensus as (
 
 ),
 
-family_records as (
+{# A record's tier and its slices (overall, language, task_type): one row per slice. #}
+record_slices as (
 
-    select * from {{ ref('int_records__per_family') }}
+    select * from {{ ref('int_records__slices') }}
 
 ),
 
@@ -51,7 +56,7 @@ pairable_units as (
 
 ),
 
-{# The voters of a record's pairable units; a record has one tier. #}
+{# The voters of a record's pairable units; a record has one tier and one value per slice dimension. #}
 pairable_record_voters as (
 
     select distinct
@@ -72,14 +77,16 @@ pairable_voters as (
 
     select distinct
         pairable_record_voters.task,
-        family_records.tier,
+        record_slices.tier,
+        record_slices.slice_dimension,
+        record_slices.slice_value,
         pairable_record_voters.annotator_id
 
     from pairable_record_voters
-    inner join family_records
+    inner join record_slices
         on
-            pairable_record_voters.task = family_records.task
-            and pairable_record_voters.record_uuid = family_records.record_uuid
+            pairable_record_voters.task = record_slices.task
+            and pairable_record_voters.record_uuid = record_slices.record_uuid
 
 ),
 
@@ -88,26 +95,31 @@ voters as (
     select
         'all' as tier,
         task,
+        slice_dimension,
+        slice_value,
         count(distinct annotator_id) as n_annotators
 
     from pairable_voters
-    group by task
+    group by task, slice_dimension, slice_value
 
     union all
 
     select
         tier,
         task,
+        slice_dimension,
+        slice_value,
         count(distinct annotator_id) as n_annotators
 
     from pairable_voters
-    group by tier, task
+    group by tier, task, slice_dimension, slice_value
 
 ),
 
 {#
-    A record's sums per task and label, then its tier (one per record): summed before the tier is
-    joined, the units meet the records once per record and label. Each record counts for its tier
+    A record's sums per task and label, then its tier and slices (one tier per record, one row
+    per slice): summed before they are joined, the units meet the records once per record and
+    label. Each record counts for its tier
     and for `all`: summing the units once per tier row instead holds twice the groups, which ran
     out of memory under a 3GB cap at 12.1M retrieval rows (docs/benchmarks.md, "Measurements behind
     the models' shapes").
@@ -146,13 +158,15 @@ record_sums_by_tier as (
 
     select
         record_label_sums.*,
-        family_records.tier
+        record_slices.tier,
+        record_slices.slice_dimension,
+        record_slices.slice_value
 
     from record_label_sums
-    inner join family_records
+    inner join record_slices
         on
-            record_label_sums.task = family_records.task
-            and record_label_sums.record_uuid = family_records.record_uuid
+            record_label_sums.task = record_slices.task
+            and record_label_sums.record_uuid = record_slices.record_uuid
 
 ),
 
@@ -162,6 +176,8 @@ record_sums as (
         task,
         label,
         'all' as tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         n_units,
         n_values,
@@ -179,6 +195,8 @@ record_sums as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         n_units,
         n_values,
@@ -198,6 +216,8 @@ totals as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         sum(n_units) as n_units,
         sum(n_values) as n_values,
         sum(n_positive_values) as n_positive_values,
@@ -207,7 +227,7 @@ totals as (
         {{ ragmart_exact_sum('positive_share_sum') }} as positive_share_sum
 
     from record_sums
-    group by task, label, tier
+    group by task, label, tier, slice_dimension, slice_value
     having sum(n_units) > 0
 
 ),
@@ -218,6 +238,8 @@ left_out as (
         totals.task,
         totals.label,
         totals.tier,
+        totals.slice_dimension,
+        totals.slice_value,
         record_sums.record_uuid,
         totals.n_units - record_sums.n_units as n_units,
         totals.n_values - record_sums.n_values as n_values,
@@ -233,6 +255,8 @@ left_out as (
             record_sums.task = totals.task
             and record_sums.label = totals.label
             and record_sums.tier = totals.tier
+            and record_sums.slice_dimension = totals.slice_dimension
+            and record_sums.slice_value = totals.slice_value
     where record_sums.n_units > 0
 
 ),
@@ -247,6 +271,8 @@ statistic_inputs as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         false as is_estimate,
         n_units,
@@ -265,6 +291,8 @@ statistic_inputs as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         cast(null as {{ dbt.type_string() }}) as record_uuid,
         true as is_estimate,
         n_units,
@@ -285,6 +313,8 @@ statistics as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         is_estimate,
         case
@@ -316,6 +346,8 @@ replicates as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         krippendorff_alpha,
         gwet_ac1
@@ -327,7 +359,9 @@ replicates as (
 
 standard_errors as (
 
-    {{ ragmart_jackknife_standard_errors('replicates', ['task', 'label', 'tier'], ['krippendorff_alpha', 'gwet_ac1']) }}
+    {{ ragmart_jackknife_standard_errors('replicates', ['task', 'label', 'tier', 'slice_dimension', 'slice_value'],
+        ['krippendorff_alpha', 'gwet_ac1'],
+    ) }}
 
 ),
 
@@ -337,6 +371,8 @@ measured as (
         totals.task,
         totals.label,
         totals.tier,
+        totals.slice_dimension,
+        totals.slice_value,
         totals.n_units,
         voters.n_annotators,
         totals.n_values as n_pairable_values,
@@ -350,11 +386,15 @@ measured as (
         on
             totals.task = voters.task
             and totals.tier = voters.tier
+            and totals.slice_dimension = voters.slice_dimension
+            and totals.slice_value = voters.slice_value
     inner join statistics as estimates
         on
             totals.task = estimates.task
             and totals.label = estimates.label
             and totals.tier = estimates.tier
+            and totals.slice_dimension = estimates.slice_dimension
+            and totals.slice_value = estimates.slice_value
             and estimates.is_estimate
 
 ),
@@ -378,6 +418,8 @@ with_uncertainty as (
             measured.task = standard_errors.task
             and measured.label = standard_errors.label
             and measured.tier = standard_errors.tier
+            and measured.slice_dimension = standard_errors.slice_dimension
+            and measured.slice_value = standard_errors.slice_value
 
 ),
 
@@ -407,6 +449,8 @@ final as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         n_units,
         n_annotators,
         n_pairable_values,

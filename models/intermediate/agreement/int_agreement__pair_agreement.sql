@@ -1,11 +1,12 @@
 {#-
-    Agreement of every pair of voters (annotator_a < annotator_b) per task and label over the units
-    both labelled (tier all): shared units, observed agreement, Cohen's kappa and its 95 %
+    Agreement of every pair of voters (annotator_a < annotator_b) per task, label and slice
+    (overall, language, task_type; int_records__slices) over the units both labelled (tier all):
+    shared units, observed agreement, Cohen's kappa and its 95 %
     record-clustered jackknife interval (docs/rules.md, Agreement and tiers, Agreement
     uncertainty). The votes are paired in wide form (int_annotations__accepted_rows of HUMAN
     annotators in the role `annotator`: one row per voter and unit, every label a column), so each
     pair of rows is joined once for all the labels of its task, and counted per record: the pair's counts are the sums
-    over its records, and a record's replicate (kappa without that record's shared units) is the
+    over its records (of the slice), and a record's replicate (kappa without that record's shared units) is the
     kappa of the totals minus its counts (ragmart_cohen_kappa_from_counts, as for the judges in
     int_judges__label_agreement). Read by the mart annotator_pair_agreement. The wide form is a
     speed trick that earns its keep: pairing long rows (one per accepted row and label) per unit
@@ -18,6 +19,12 @@ votes as (
 
     select * from {{ ref('int_annotations__accepted_rows') }}
     where annotator_kind = 'HUMAN' and annotator_role = 'annotator'
+
+),
+
+record_slices as (
+
+    select * from {{ ref('int_records__slices') }}
 
 ),
 
@@ -56,6 +63,8 @@ record_counts as (
     select
         pair_records.task,
         task_labels.label,
+        record_slices.slice_dimension,
+        record_slices.slice_value,
         pair_records.annotator_a,
         pair_records.annotator_b,
         pair_records.record_uuid,
@@ -67,6 +76,10 @@ record_counts as (
     from pair_records
     inner join task_labels
         on pair_records.task = task_labels.task
+    inner join record_slices
+        on
+            pair_records.task = record_slices.task
+            and pair_records.record_uuid = record_slices.record_uuid
 
 ),
 
@@ -75,6 +88,8 @@ totals as (
     select
         task,
         label,
+        slice_dimension,
+        slice_value,
         annotator_a,
         annotator_b,
         sum(n_shared_units) as n_shared_units,
@@ -83,7 +98,7 @@ totals as (
         sum(n_positive_b) as n_positive_b
 
     from record_counts
-    group by task, label, annotator_a, annotator_b
+    group by task, label, slice_dimension, slice_value, annotator_a, annotator_b
 
 ),
 
@@ -92,6 +107,8 @@ replicates as (
     select
         totals.task,
         totals.label,
+        totals.slice_dimension,
+        totals.slice_value,
         totals.annotator_a,
         totals.annotator_b,
         record_counts.record_uuid,
@@ -107,6 +124,8 @@ replicates as (
         on
             record_counts.task = totals.task
             and record_counts.label = totals.label
+            and record_counts.slice_dimension = totals.slice_dimension
+            and record_counts.slice_value = totals.slice_value
             and record_counts.annotator_a = totals.annotator_a
             and record_counts.annotator_b = totals.annotator_b
 
@@ -114,7 +133,9 @@ replicates as (
 
 standard_errors as (
 
-    {{ ragmart_jackknife_standard_errors('replicates', ['task', 'label', 'annotator_a', 'annotator_b'], ['cohen_kappa']) }}
+    {{ ragmart_jackknife_standard_errors('replicates', ['task', 'label', 'slice_dimension', 'slice_value', 'annotator_a', 'annotator_b'],
+        ['cohen_kappa'],
+    ) }}
 
 ),
 
@@ -123,6 +144,8 @@ with_kappa as (
     select
         totals.task,
         totals.label,
+        totals.slice_dimension,
+        totals.slice_value,
         totals.annotator_a,
         totals.annotator_b,
         totals.n_shared_units,
@@ -139,6 +162,8 @@ with_kappa as (
         on
             totals.task = standard_errors.task
             and totals.label = standard_errors.label
+            and totals.slice_dimension = standard_errors.slice_dimension
+            and totals.slice_value = standard_errors.slice_value
             and totals.annotator_a = standard_errors.annotator_a
             and totals.annotator_b = standard_errors.annotator_b
 
@@ -149,6 +174,8 @@ final as (
     select
         task,
         label,
+        slice_dimension,
+        slice_value,
         annotator_a,
         annotator_b,
         n_shared_units,

@@ -1,6 +1,6 @@
 {#-
-    How well each judge agrees with the human consensus, per task, label and tier (all, tier_b),
-    over the units of int_judges__compared_labels (docs/rules.md, Judges): confusion counts,
+    How well each judge agrees with the human consensus, per task, label, tier (all, tier_b) and
+    slice (overall, language, task_type; int_records__slices), over the units of int_judges__compared_labels (docs/rules.md, Judges): confusion counts,
     accuracy, Cohen's kappa, precision, recall and F1; the human and judge prevalence; and
     Krippendorff's alpha of the human votes on those units without and with the judge as one
     more coder, the humans' alpha with its jackknife interval by record (the alpha-based bound
@@ -8,14 +8,20 @@
     (docs/rules.md, Agreement uncertainty): a record's replicate is kappa over the compared units
     of the other records, the kappa of the row's counts minus the record's, with the formula of
     the annotator pairs (ragmart_cohen_kappa_from_counts; the judge is source a, the human
-    consensus source b). The compared units are counted once per record (a record has one tier),
-    and a row's counts are the sums over its records.
+    consensus source b). The compared units are counted once per record (a record has one tier
+    and one value per slice dimension), and a row's counts are the sums over its records.
 -#}
 with
 
 compared_labels as (
 
     select * from {{ ref('int_judges__compared_labels') }}
+
+),
+
+record_slices as (
+
+    select * from {{ ref('int_records__slices') }}
 
 ),
 
@@ -58,6 +64,21 @@ record_counts_by_tier as (
 
 ),
 
+record_counts_by_slice as (
+
+    select
+        record_counts_by_tier.*,
+        record_slices.slice_dimension,
+        record_slices.slice_value
+
+    from record_counts_by_tier
+    inner join record_slices
+        on
+            record_counts_by_tier.task = record_slices.task
+            and record_counts_by_tier.record_uuid = record_slices.record_uuid
+
+),
+
 record_counts as (
 
     select
@@ -65,6 +86,8 @@ record_counts as (
         task,
         label,
         'all' as tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         n_units,
         tp,
@@ -78,7 +101,7 @@ record_counts as (
         n_positive_values_with_judge,
         disagreement_with_judge
 
-    from record_counts_by_tier
+    from record_counts_by_slice
 
     union all
 
@@ -87,6 +110,8 @@ record_counts as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         record_uuid,
         n_units,
         tp,
@@ -100,7 +125,7 @@ record_counts as (
         n_positive_values_with_judge,
         disagreement_with_judge
 
-    from record_counts_by_tier
+    from record_counts_by_slice
     where tier = 'tier_b'
 
 ),
@@ -112,6 +137,8 @@ counted as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         sum(n_units) as n_units,
         sum(tp) as tp,
         sum(fp) as fp,
@@ -125,7 +152,7 @@ counted as (
         {{ ragmart_exact_sum('disagreement_with_judge') }} as disagreement_with_judge
 
     from record_counts
-    group by annotator_id, task, label, tier
+    group by annotator_id, task, label, tier, slice_dimension, slice_value
 
 ),
 
@@ -136,6 +163,8 @@ replicates as (
         counted.task,
         counted.label,
         counted.tier,
+        counted.slice_dimension,
+        counted.slice_value,
         record_counts.record_uuid,
         {{ ragmart_cohen_kappa_from_counts(
             'counted.n_units - record_counts.n_units',
@@ -160,12 +189,16 @@ replicates as (
             and record_counts.task = counted.task
             and record_counts.label = counted.label
             and record_counts.tier = counted.tier
+            and record_counts.slice_dimension = counted.slice_dimension
+            and record_counts.slice_value = counted.slice_value
 
 ),
 
 standard_errors as (
 
-    {{ ragmart_jackknife_standard_errors('replicates', ['annotator_id', 'task', 'label', 'tier'], ['cohen_kappa', 'alpha_humans']) }}
+    {{ ragmart_jackknife_standard_errors('replicates', ['annotator_id', 'task', 'label', 'tier', 'slice_dimension', 'slice_value'],
+        ['cohen_kappa', 'alpha_humans'],
+    ) }}
 
 ),
 
@@ -218,6 +251,8 @@ with_uncertainty as (
             and with_kappa.task = standard_errors.task
             and with_kappa.label = standard_errors.label
             and with_kappa.tier = standard_errors.tier
+            and with_kappa.slice_dimension = standard_errors.slice_dimension
+            and with_kappa.slice_value = standard_errors.slice_value
 
 ),
 
@@ -228,6 +263,8 @@ final as (
         task,
         label,
         tier,
+        slice_dimension,
+        slice_value,
         n_units,
         tp,
         fp,

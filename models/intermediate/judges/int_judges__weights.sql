@@ -57,7 +57,7 @@ gold_units as (
 gold_labels as (
 
     select * from label_agreement
-    where tier = 'tier_b'
+    where tier = 'tier_b' and slice_dimension = 'overall'
 
 ),
 
