@@ -765,16 +765,58 @@ def slice_chart(rows: list[dict], overall: dict, series: list, slice_values: lis
 
 AGREEMENT_COLUMNS = ("task", "label", "tier", "n_units", "krippendorff_alpha", "alpha_ci_lower", "alpha_ci_upper",
                      "gwet_ac1", "ac1_ci_lower", "ac1_ci_upper", "alpha_target", "meets_target", "p_alpha_below_target")
+SLICE_AGREEMENT_COLUMNS = ("task", "slice_dimension", "slice_value", "label", "tier", *AGREEMENT_COLUMNS[3:])
+AGREEMENT_SLICES = ["language", "task_type"]     # the slice dimensions of the agreement marts (overall aside)
+
+
+def overall_rows(rows: list[dict]) -> list[dict]:
+    """The rows of the slice `overall` (all rows of a mart built before the agreement slices)."""
+    return [r for r in rows if r.get("slice_dimension", "overall") == "overall"]
+
+
+def below_target_first(rows: list[dict]) -> list[dict]:
+    """Slice rows with the ones that miss the alpha target first (the lowest alpha first), then
+    those without an alpha, then the ones that meet it."""
+    def key(r: dict) -> tuple:
+        alpha = num(r["krippendorff_alpha"])
+        rank = 0 if r["meets_target"] is False else 1 if r["meets_target"] is None else 2
+        return (rank, alpha if alpha is not None else 2.0, order_key(FAMILY_ORDER, r["task"]),
+                str(r["slice_dimension"]), str(r["slice_value"]), str(r["label"]))
+    return sorted(rows, key=key)
+
+
+def slices_below_target(rows: list[dict]) -> str:
+    """A sentence naming the task types and languages (tier all) with a label below the alpha target."""
+    missed: dict[tuple, list[str]] = {}
+    labels: dict[tuple, int] = {}
+    for r in rows:
+        group = (r["task"], r["slice_dimension"], r["slice_value"])
+        labels[group] = labels.get(group, 0) + (r["krippendorff_alpha"] is not None)
+        if r["meets_target"] is False:
+            missed.setdefault(group, []).append(str(r["label"]))
+    if not missed:
+        return "Every task type and language meets the alpha target on every label with an alpha (tier all)."
+    parts = [f"{task} · {dimension} {value} ({len(names)} of {labels[(task, dimension, value)]} labels: "
+             f"{', '.join(sorted(names))})" for (task, dimension, value), names in missed.items()]
+    return "Below the alpha target (tier all): " + "; ".join(parts) + "."
 
 
 def section_agreement(db: Database) -> Section:
     section = Section("agreement", "Annotator agreement", ["annotator_agreement"],
-                      "Krippendorff's alpha and Gwet's AC1 per task, label and tier with their 95 % intervals, "
-                      "against the alpha target (dashed); a hollow alpha point misses the target.")
+                      "The task types and languages below the alpha target first; then Krippendorff's alpha and "
+                      "Gwet's AC1 per task, label and tier (overall) with their 95 % intervals, against the alpha "
+                      "target (dashed); a hollow alpha point misses the target.")
     mart = section.read(db, "annotator_agreement", AGREEMENT_COLUMNS)
     if mart is None:
         return section
-    rows = family_sort(mart.rows, "label", "tier")
+    slices = below_target_first([r for r in mart.rows if r.get("slice_dimension") in AGREEMENT_SLICES
+                                 and r["tier"] == "all"])
+    if slices:
+        section.note(slices_below_target(slices))
+        section.figure(table("agreement-slices", "annotator_agreement", list(SLICE_AGREEMENT_COLUMNS), slices,
+                             {"tier": "all", "slice_dimension": AGREEMENT_SLICES},
+                             caption="annotator_agreement per task type and language (tier all), below target first"))
+    rows = family_sort(overall_rows(mart.rows), "label", "tier")
     charts = []
     for task in families_of(rows, "task"):
         members = [r for r in rows if r["task"] == task]
@@ -794,8 +836,14 @@ def section_agreement(db: Database) -> Section:
             chart_rows, [("krippendorff_alpha", PALETTE[0]), ("gwet_ac1", PALETTE[1])],
             domain_of(numbers + targets), f"{task} agreement", [(t, "alpha_target") for t in targets]) + "</div>")
     section.figure(*charts)
-    section.figure(table("agreement-annotator_agreement", "annotator_agreement", list(AGREEMENT_COLUMNS), rows))
+    section.figure(table("agreement-annotator_agreement", "annotator_agreement", list(AGREEMENT_COLUMNS), rows,
+                         overall_where(mart)))
     return section
+
+
+def overall_where(mart: Mart) -> dict:
+    """The `where` of a table of a mart's overall rows (none for a mart built before the slices)."""
+    return {"slice_dimension": "overall"} if "slice_dimension" in mart.columns else {}
 
 
 PAIR_COLUMNS = ("task", "label", "annotator_a", "annotator_b", "n_shared_units", "observed_agreement", "cohen_kappa",
@@ -809,7 +857,7 @@ def section_pairs(db: Database) -> Section:
     mart = section.read(db, "annotator_pair_agreement", PAIR_COLUMNS)
     if mart is None:
         return section
-    rows = family_sort(mart.rows, "label", "annotator_a", "annotator_b")
+    rows = family_sort(overall_rows(mart.rows), "label", "annotator_a", "annotator_b")
     for task in families_of(rows, "task"):
         members = [r for r in rows if r["task"] == task]
         names = sorted({str(r[c]) for r in members for c in ("annotator_a", "annotator_b")})
@@ -825,7 +873,8 @@ def section_pairs(db: Database) -> Section:
                     "kappa_ci_upper", "n_shared_units", "observed_agreement"))
             maps.append(f"<div><h3>{esc(label)}</h3>{heatmap(names, cells, f'{task} {label} pair kappas')}</div>")
         section.figure(*maps, caption=task)
-    section.figure(table("pair_kappas-annotator_pair_agreement", "annotator_pair_agreement", list(PAIR_COLUMNS), rows))
+    section.figure(table("pair_kappas-annotator_pair_agreement", "annotator_pair_agreement", list(PAIR_COLUMNS), rows,
+                         overall_where(mart)))
     return section
 
 
@@ -833,6 +882,9 @@ PROTOCOL_COLUMNS = ("task", "tier", "n_records", "share_of_records", "target_sha
                     "dual_annotation_rate", "spot_check_rate_target", "n_disagreeing", "n_adjudicated", "n_pending",
                     "n_labels_with_alpha", "min_krippendorff_alpha", "min_alpha_ci_lower", "alpha_target",
                     "meets_alpha_target", "max_p_alpha_below_target", "labeling_cost")
+# ADR-001's plan: the cases against the targets, on the tier `all` rows (null on the others)
+PLAN_COLUMNS = ("n_gold_cases", "gold_target_cases", "n_gold_cases_needed", "n_high_stakes_cases",
+                "gold_target_high_stakes", "n_high_stakes_cases_needed", "cost_per_case", "target_cost_per_case")
 
 
 def section_protocol(db: Database) -> Section:
@@ -843,7 +895,7 @@ def section_protocol(db: Database) -> Section:
     mart = section.read(db, "labeling_protocol", PROTOCOL_COLUMNS)
     if mart is None:
         return section
-    rows = family_sort(mart.rows, "tier")
+    rows = family_sort(overall_rows(mart.rows), "tier")
     tiers = sorted({r["tier"] for r in rows})
     colors = {t: PALETTE[i % len(PALETTE)] for i, t in enumerate(tiers)}
     names = [f"{r['task']} · {r['tier']}" for r in rows]
@@ -860,7 +912,17 @@ def section_protocol(db: Database) -> Section:
                    bars("min_krippendorff_alpha", "alpha_target", "weakest alpha against the target"),
                    bars("labeling_cost", None, "labeling cost",
                         domain_of([num(r["labeling_cost"]) for r in rows], (0, 0))))
-    section.figure(table("protocol-labeling_protocol", "labeling_protocol", list(PROTOCOL_COLUMNS), rows))
+    plan = [c for c in PLAN_COLUMNS if c in mart.columns]
+    section.figure(table("protocol-labeling_protocol", "labeling_protocol", list(PROTOCOL_COLUMNS) + plan, rows,
+                         overall_where(mart)))
+    by_type = family_sort([r for r in mart.rows if r.get("slice_dimension") == "task_type"], "slice_value", "tier")
+    if by_type:
+        section.note("Per task type (ADR-001 tracks alpha per task type): on each task type's tier all row, its "
+                     "share of the plan's cases (gold_target_cases; the high-stakes task types share "
+                     "gold_target_high_stakes) and how many more resolved cases it needs.")
+        section.figure(table("protocol-task-types", "labeling_protocol",
+                             ["task", "slice_value", *PROTOCOL_COLUMNS[1:], *plan], by_type,
+                             {"slice_dimension": "task_type"}))
     return section
 
 
@@ -915,7 +977,7 @@ def section_judges(db: Database) -> Section:
     if isinstance(mart, str):
         section.note(mart)
     else:
-        rows = family_sort(mart.rows, "label", "annotator_id", "tier")
+        rows = family_sort(overall_rows(mart.rows), "label", "annotator_id", "tier")
         tiers = sorted({r["tier"] for r in rows})
         series = [(str(t), PALETTE[i % len(PALETTE)]) for i, t in enumerate(tiers)]
         for task in families_of(rows, "task"):
@@ -947,7 +1009,8 @@ def section_judges(db: Database) -> Section:
                 "<div><h3>f1</h3>" + forest(f1_rows, series, domain_of([num(r["f1"]) for r in members]),
                                             f"{task} judge F1", width=420) + "</div>",
                 caption=task)
-        section.figure(table("judges-judge_agreement", "judge_agreement", list(JUDGE_COLUMNS), rows))
+        section.figure(table("judges-judge_agreement", "judge_agreement", list(JUDGE_COLUMNS), rows,
+                             overall_where(mart)))
     if isinstance(weights, str):
         section.note(weights)
     else:

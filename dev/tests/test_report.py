@@ -64,11 +64,11 @@ SECTIONS = ["Verdict", "Headline metrics", "Retrieval measures against K", "Slic
 KEYS = {
     "metric_values": ("run_id", "family", "metric", "k", "slice_dimension", "slice_value"),
     "retrieval_metrics": ("run_id", "k"),
-    "annotator_agreement": ("task", "label", "tier"),
-    "annotator_pair_agreement": ("task", "label", "annotator_a", "annotator_b"),
-    "labeling_protocol": ("task", "tier"),
+    "annotator_agreement": ("task", "label", "tier", "slice_dimension", "slice_value"),
+    "annotator_pair_agreement": ("task", "label", "annotator_a", "annotator_b", "slice_dimension", "slice_value"),
+    "labeling_protocol": ("task", "tier", "slice_dimension", "slice_value"),
     "labeling_drift": ("task", "week_start"),
-    "judge_agreement": ("annotator_id", "task", "label", "tier"),
+    "judge_agreement": ("annotator_id", "task", "label", "tier", "slice_dimension", "slice_value"),
     "judge_weights": ("annotator_id", "task"),
     "judge_metric_values": ("run_id", "annotator_id", "family", "metric", "k"),
     "run_comparison": ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "slice_dimension", "slice_value"),
@@ -81,7 +81,9 @@ SHOWN = {
                             "ac1_ci_upper", "alpha_target", "meets_target", "p_alpha_below_target"),
     "annotator_pair_agreement": ("cohen_kappa", "kappa_ci_lower", "kappa_ci_upper", "n_shared_units"),
     "labeling_protocol": ("share_of_records", "target_share_of_records", "dual_annotation_rate", "spot_check_rate_target",
-                          "labeling_cost", "min_krippendorff_alpha", "alpha_target"),
+                          "labeling_cost", "min_krippendorff_alpha", "alpha_target", "n_gold_cases",
+                          "gold_target_cases", "n_gold_cases_needed", "n_high_stakes_cases", "gold_target_high_stakes",
+                          "n_high_stakes_cases_needed", "cost_per_case", "target_cost_per_case"),
     "labeling_drift": ("iso_week", "disagreement_rate", "drift_threshold", "is_drift_alert"),
     "judge_agreement": ("cohen_kappa", "kappa_ci_lower", "kappa_ci_upper", "f1"),
     "judge_weights": ("weight", "gold_kappa", "min_kappa", "is_within_bounds"),
@@ -536,8 +538,16 @@ def test_every_number_equals_its_mart(report, con):
                                             " where slice_dimension <> 'overall'").fetchall()]
     expected = [("metric_values", json.dumps({"slice_dimension": "overall", "family": f}, sort_keys=True)) for f in families]
     expected += [("metric_values", json.dumps({"slice_dimension": d}, sort_keys=True)) for d in dimensions]
+    # the agreement marts: their overall rows, the task types and languages of annotator_agreement
+    # (tier all) and the task types of labeling_protocol
+    sliced = {"annotator_agreement": [{"slice_dimension": "overall"},
+                                      {"tier": "all", "slice_dimension": ["language", "task_type"]}],
+              "annotator_pair_agreement": [{"slice_dimension": "overall"}],
+              "labeling_protocol": [{"slice_dimension": "overall"}, {"slice_dimension": "task_type"}],
+              "judge_agreement": [{"slice_dimension": "overall"}]}
+    expected += [(mart, json.dumps(where, sort_keys=True)) for mart, wheres in sliced.items() for where in wheres]
     expected += [(mart, "{}") for mart in KEYS if mart not in ("metric_values", "run_comparison",
-                                                                "run_comparison_queries")]
+                                                                "run_comparison_queries", *sliced)]
     expected += comparison_tables(con) + verdict_tables(con)
     assert shown == sorted(expected)
     # no table the test does not check (the quarantine's: test_quarantine_counts_equal_rejected_annotations)
@@ -621,11 +631,36 @@ def test_charts_parse_and_have_marks(report, con):
     assert points == con.execute("select count(value) from metric_values where slice_dimension = 'overall'").fetchone()[0]
     agreement = svgs(section_html(report["html"], "agreement"))
     points = sum(len(c.findall(".//circle[@class='point']")) for c in agreement)
-    assert points == con.execute("select count(krippendorff_alpha) + count(gwet_ac1) from annotator_agreement").fetchone()[0]
+    assert points == con.execute("select count(krippendorff_alpha) + count(gwet_ac1) from annotator_agreement"
+                                 " where slice_dimension = 'overall'").fetchone()[0]
     # the pair heat maps: a cell on each side of the diagonal per pair
     pairs = svgs(section_html(report["html"], "pair-kappas"))
     cells = sum(len(c.findall(".//rect[@class='cell']")) for c in pairs)
-    assert cells == 2 * con.execute("select count(*) from annotator_pair_agreement").fetchone()[0]
+    assert cells == 2 * con.execute("select count(*) from annotator_pair_agreement"
+                                    " where slice_dimension = 'overall'").fetchone()[0]
+
+
+def test_agreement_shows_the_slices_below_target_first(report, con):
+    """The agreement section opens with the task types and languages (tier all): every slice row
+    that misses the alpha target comes before every other, the lowest alpha first, and the
+    sentence above names each (task, slice) with a label below target, as the mart says."""
+    html_part = section_html(report["html"], "agreement")
+    tables = [t for t in parse(html_part).tables]
+    assert tables[0].attrs["id"] == "agreement-slices", [t.attrs.get("id") for t in tables]
+    shown = tables[0].records()
+    misses = [r["meets_target"] == "false" for r in shown]
+    assert any(misses) and not all(misses), "the sample has slices on both sides of the target"
+    assert misses == sorted(misses, reverse=True), "a slice below target after one that is not"
+    alphas = [float(r["krippendorff_alpha"]) for r in shown if r["meets_target"] == "false"]
+    assert alphas == sorted(alphas)
+    below = {(task, dim, value) for task, dim, value in con.execute(
+        "select distinct task, slice_dimension, slice_value from annotator_agreement"
+        " where tier = 'all' and slice_dimension <> 'overall' and not meets_target").fetchall()}
+    sentence = html_part.split('class="note">', 1)[1].split("</p>", 1)[0]
+    assert sentence.startswith("Below the alpha target (tier all): ")
+    named = {tuple(part.split(" (")[0].replace(" · ", " ", 1).split(" ", 2))
+             for part in html.unescape(sentence[len("Below the alpha target (tier all): "):-1]).split("; ")}
+    assert named == below
 
 
 def test_self_contained_and_small(report):
