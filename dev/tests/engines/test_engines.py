@@ -24,7 +24,8 @@ Data sets: ``sample`` (the project's seeds), ``edge`` (dev/tests/fixtures/edge_c
 timestamps, offsets, impossible dates, blank values, every reason code), ``edge_repair`` (the
 same with ``constraint_policy: repair``, Postgres only) and ``generated`` (a small export of
 dev/generate/generate_exports.py in two runs, loaded as seeds: quotes, commas, line breaks and umlauts inside
-texts, several boolean spellings, bad rows).
+texts, several boolean spellings, bad rows) and ``slices`` (generate.agreement_slices_scenario: the
+agreement marts' language and task type slices, Postgres only).
 
 Connection: Postgres from RAGMART_PG_* (scripts/postgres.sh start prints them), one schema per
 data set; Spark in session mode with a warehouse and metastore in a temp dir per build.
@@ -58,7 +59,7 @@ BUILD_TIMEOUT = 3600
 # (engine, data set) pairs that are compared; Spark takes minutes per build, so it gets fewer.
 # RAGMART_ENGINE_DATA_SETS (comma-separated) narrows the data sets, e.g. to sample,edge in CI.
 DATA_SETS = {
-    "postgres": ["sample", "edge", "edge_repair", "generated"],
+    "postgres": ["sample", "edge", "edge_repair", "generated", "slices"],
     "spark": ["sample", "edge", "generated"],
 }
 ONLY_DATA_SETS = [d.strip() for d in os.environ.get("RAGMART_ENGINE_DATA_SETS", "").split(",") if d.strip()]
@@ -242,7 +243,8 @@ def generated_seeds(tmp: Path) -> Path:
     return seeds
 
 
-DATA = {"sample": "sample", "edge": "edge", "edge_repair": "edge", "generated": "engines_generated"}
+DATA = {"sample": "sample", "edge": "edge", "edge_repair": "edge", "generated": "engines_generated",
+        "slices": "agreement_slices"}
 # The DuckDB build each engine is compared with: every data test, seeds through agate.
 for _name, _data in DATA.items():
     scenario(f"duckdb_agate_{_name}", _data, VARS.get(_name), tests=True, agate_seeds=True)
