@@ -9,7 +9,14 @@ generation): one JSON object per line for each row of the mart `<family>_trainin
 UTF-8:
 
     {"text": ..., "text_pair": ..., "labels": {"topically_relevant": 1, ...}, "split": "train",
-     "language": "de", "n_annotators": 2, "run_ids": ["bot-v2"], "record_uuids": ["..."]}
+     "language": "de", "n_annotators": 2, "run_ids": ["bot-v2"], "record_uuids": ["..."],
+     "units": [{"record_uuid": "...", "chunk_id": "c1", "tier": "tier_b"}, ...]}
+
+`units` lists every resolved unit of the pair (the intermediate table int_training__units), sorted
+by record_uuid then chunk_id (bytes): its record, its `chunk_id` in retrieval (a unit there is a
+chunk of a record), and its record's tier. The labels are those of the `tier_b` units (gold
+authority: a pair with a gold unit takes its labels from its gold units alone); the `tier_a` units
+are there for provenance, as in `record_uuids`.
 
 A family without gold rows gets an empty file. The folder is written under a temporary name and
 replaces the old one whole; an existing folder is replaced only when it holds nothing but these
@@ -47,6 +54,29 @@ class ExportError(Exception):
     """A problem with the database or the folder, reported as `error: ...`."""
 
 
+def _by_bytes(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+def pair_units(con, family: str) -> dict[tuple[str, str], list[dict]]:
+    """(text, text_pair) -> the pair's resolved units as the objects of `units`, sorted by record_uuid
+    then chunk_id (bytes)."""
+    table = "int_training__units"
+    schemas = [row[0] for row in con.execute(
+        "select table_schema from information_schema.tables where table_name = ?", [table]).fetchall()]
+    if not schemas:
+        raise ExportError(f"the database has no table {table} (built by an older ragmart?); run 'make build'")
+    units: dict[tuple[str, str], list[dict]] = {}
+    for text, text_pair, record_uuid, chunk_id, tier in con.execute(
+            f'select text, text_pair, record_uuid, unit_chunk_key, tier from "{schemas[0]}"."{table}"'
+            " where task = ?", [family]).fetchall():
+        unit = {"record_uuid": record_uuid, **({"chunk_id": chunk_id} if family == "retrieval" else {}), "tier": tier}
+        units.setdefault((text, text_pair), []).append(unit)
+    for found in units.values():
+        found.sort(key=lambda unit: (_by_bytes(unit["record_uuid"]), _by_bytes(unit.get("chunk_id", ""))))
+    return units
+
+
 def gold_rows(con, family: str) -> list[dict]:
     """The family's gold-tier rows as the JSON objects of its file, in (text, text_pair) byte order."""
     mart = f"{family}_training_pairs"
@@ -57,11 +87,13 @@ def gold_rows(con, family: str) -> list[dict]:
     if "run_ids" not in columns:
         raise ExportError(f"the database's {mart} has a row per unit (built by an older ragmart); run 'make build'")
     rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
-    rows.sort(key=lambda row: (row["text"].encode("utf-8"), row["text_pair"].encode("utf-8")))
+    rows.sort(key=lambda row: (_by_bytes(row["text"]), _by_bytes(row["text_pair"])))
+    units = pair_units(con, family)
     return [{"text": row["text"], "text_pair": row["text_pair"],
              "labels": {label: row[label] for label in LABELS[family]},
              "split": row["split"], "language": row["language"], "n_annotators": row["n_annotators"],
-             "run_ids": row["run_ids"].split(";"), "record_uuids": row["record_uuids"].split(";")}
+             "run_ids": row["run_ids"].split(";"), "record_uuids": row["record_uuids"].split(";"),
+             "units": units[(row["text"], row["text_pair"])]}
             for row in rows]
 
 

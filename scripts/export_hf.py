@@ -13,7 +13,8 @@ is relative to the project root, as in `make export`), opened READ-ONLY, and wri
   files and its features (the labels as ClassLabel with the names `no` and `yes`, so 0 is `no`,
   and `labels`, the family's labels in spec order as a list of float32, what a multi-label
   classifier's trainer reads), and what the labels mean, how they were adjudicated, the tiers, the
-  split rule, the counts and the pairs left out because their units disagree.
+  split rule, the counts and the pairs left out because their units disagree (gold units, or
+  the units of a pair without gold units).
 
 Why the digest: `datasets` caches a local folder under its folder name and its card's file names,
 whatever the files hold, so a second export into the same folder with the same file names loads
@@ -101,19 +102,22 @@ def _quoted(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
-def _conflicts(con, family: str) -> int:
-    """The pairs of the family whose units disagree on a label (int_training__pairs)."""
+def _conflicts(con, family: str) -> dict[str, int]:
+    """The pairs of the family whose units disagree on a label (int_training__pairs), per tier:
+    tier_b, pairs whose gold units disagree; tier_a, pairs without gold units."""
     table = "int_training__pairs"
     schemas = [row[0] for row in con.execute(
         "select table_schema from information_schema.tables where table_name = ?", [table]).fetchall()]
     if not schemas:
         raise ExportError(f"the database has no table {table} (built by an older ragmart?); run 'make build'")
-    return con.execute(f'select count(*) from "{schemas[0]}"."{table}" where task = ? and has_conflicting_labels',
-                       [family]).fetchone()[0]
+    found = dict(con.execute(f'select tier, count(*) from "{schemas[0]}"."{table}"'
+                             " where task = ? and has_conflicting_labels group by tier", [family]).fetchall())
+    return {tier: found.get(tier, 0) for tier in ("tier_b", "tier_a")}
 
 
-def write(database: Path, out: Path) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
-    """Writes the folder; returns the rows per family and split, and the pairs left out per family."""
+def write(database: Path, out: Path) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, int]]]:
+    """Writes the folder; returns the rows per family and split, and the pairs left out per family
+    and tier (tier_b: gold units disagree; tier_a: the units of a pair without gold units)."""
     import duckdb
 
     if not database.exists():
@@ -123,7 +127,7 @@ def write(database: Path, out: Path) -> tuple[dict[str, dict[str, int]], dict[st
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".hf-", dir=out.parent))
     counts: dict[str, dict[str, int]] = {}
-    conflicts: dict[str, int] = {}
+    conflicts: dict[str, dict[str, int]] = {}
     header = ["---", "pretty_name: ragmart training pairs", "configs:"]
     info = ["dataset_info:"]
     try:
@@ -161,7 +165,13 @@ def write(database: Path, out: Path) -> tuple[dict[str, dict[str, int]], dict[st
     return counts, conflicts
 
 
-def _card_text(counts: dict[str, dict[str, int]], conflicts: dict[str, int]) -> str:
+def _left_out(conflicts: dict[str, int]) -> str:
+    """The reasons of the pairs left out of a family."""
+    return (f"gold units disagree in {conflicts['tier_b']:,}, the units of a pair without gold units"
+            f" in {conflicts['tier_a']:,}")
+
+
+def _card_text(counts: dict[str, dict[str, int]], conflicts: dict[str, dict[str, int]]) -> str:
     lines = [
         "# ragmart training pairs",
         "",
@@ -185,20 +195,25 @@ def _card_text(counts: dict[str, dict[str, int]], conflicts: dict[str, int]) -> 
         "latest label when an adjudicator labelled the unit, else the annotators' unanimous or strict",
         "majority vote. Units with a tied label (waiting for adjudication) are left out, so every",
         "label here is resolved. Rows that broke the export's rules were rejected before the consensus.",
-        "A row's labels are the values that all its units share: a pair whose units disagree on any",
+        "Gold authority: a row with a unit in the gold tier takes each label from its gold units",
+        "only, the value they all share (triage units neither veto nor vote); a row without gold",
+        "units takes the value that all its units share. A pair whose counted units disagree on any",
         "label (the same pair judged differently in two runs) is left out; the counts are below.",
+        "`n_units`, `n_annotators`, `run_ids` and `record_uuids` count every judged unit of the",
+        "row, gold or triage.",
         "`tier` is `tier_b` when any of the row's units is in the gold tier (factual and synthesis",
         "questions, uncertain or adversarial cases, dual-annotated), else `tier_a` (triage,",
         "single-annotated and spot-checked). `n_annotators` counts the human annotators behind the row.",
         "",
         "## Splits",
         "",
-        "The split of a row comes from its query key: the query id of its record; for a record without",
-        "one, the smallest query id of the records (any run) that ask the same query text (compared",
-        "with surrounding blanks removed and inner runs of blanks as one space); else that text. The",
-        "first 8 hexadecimal digits of the key's md5, as a fraction of 2^32, against the shares of",
-        "ragmart's var `training_split_shares` (by default train 0.8, validation 0.1, test 0.1). So no",
-        "query, by id or by text, has rows in two splits of a config.",
+        "The split of a row comes from its query group: records are linked when they share a query",
+        "id or a query text (compared with surrounding blanks removed and inner runs of blanks as one",
+        "space), in any config and run, or when they make one row; a group's key is its smallest",
+        "query id, else its smallest text. The first 8 hexadecimal digits of the key's md5, as a",
+        "fraction of 2^32, against the shares of ragmart's var `training_split_shares` (by default",
+        "train 0.8, validation 0.1, test 0.1). So no query id and no query text has rows in two",
+        "splits.",
         "",
         "## Files",
         "",
@@ -216,7 +231,8 @@ def _card_text(counts: dict[str, dict[str, int]], conflicts: dict[str, int]) -> 
         lines += [f"### {family}", "", f"`text` is {text}, `text_pair` {pair}. {total:,} rows ({per_split}).",
                   "Labels (ClassLabel `no` = 0, `yes` = 1):", ""]
         lines += [f"- `{label}`: yes when {MEANINGS[label]}." for label in LABELS[family]]
-        lines += ["", f"Pairs left out because their units disagree on a label: {conflicts[family]:,}.", ""]
+        lines += ["", f"Pairs left out because their units disagree on a label: {sum(conflicts[family].values()):,}"
+                  f" ({_left_out(conflicts[family])}).", ""]
     return "\n".join(lines)
 
 
@@ -239,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for family in FAMILIES:
         print(f"{family}: " + ", ".join(f"{split} {n:,}" for split, n in sorted(counts[family].items()))
-              + f"; {conflicts[family]:,} pair(s) left out, their units disagree on a label")
+              + f"; {sum(conflicts[family].values()):,} pair(s) left out, their units disagree on a label"
+              + f" ({_left_out(conflicts[family])})")
     print(f"wrote {out} (datasets.load_dataset('{out}', 'retrieval'))")
     return 0
 

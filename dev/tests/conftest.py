@@ -17,6 +17,8 @@ soon as the tests are collected with those that the collected modules name in ``
 * ``agreement_slices`` generate.agreement_slices_scenario(): agreement above target overall,
                    below it in one task type and one language (models only);
 * ``judges``       generate.judges_scenario() with its vars (models only);
+* ``query_groups`` generate.query_groups_scenario(): chained query ids and texts over three runs,
+                   pairs of gold and triage units, with data tests (the training view);
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
 
 A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
@@ -58,6 +60,11 @@ def _random(out: Path) -> Path:
     return G.generate(out)
 
 
+@data_set("query_groups")
+def _query_groups(out: Path) -> Path:
+    return G.query_groups_scenario(out)
+
+
 @data_set("agreement")
 def _agreement(out: Path) -> Path:
     return G.agreement_scenario(out)
@@ -97,6 +104,8 @@ scenario("random", "random", {"retrieval_k_values": RANDOM_K, "accepted_language
 scenario("edge_tokyo", "edge", {"max_rejected_share": 1}, tz="Asia/Tokyo")
 scenario("agreement", "agreement")
 scenario("agreement_slices", "agreement_slices")
+scenario("query_groups", "query_groups", {"accepted_languages": RANDOM_LANGUAGES}, tests=True,
+         ref_kwargs={"accepted_languages": RANDOM_LANGUAGES})
 scenario("judges", "judges", G.JUDGES_VARS)
 scenario("sample_nojudges", "sample_nojudges")
 

@@ -183,6 +183,64 @@ def generate(out_dir, seed: int = 20250301, n_retrieval: int = 200, n_grounding:
                         rows + copy_records)
 
 
+# --------------------------------------------------------------------------- the query groups scenario
+
+# The training view's query groups and gold authority. QUERY_GROUP_RECORDS records per family, each
+# its own query (grounding's and generation's record i both ask "question i?": one text in two
+# families), each asked again in runs v2 and v3:
+# * chains: the original (run v1) carries query id q-<record>, its v2 copy the same text under a
+#   second id, q-<record>-b (one text, two ids), its v3 copy the id q-<record>-b with the query of
+#   the next record of its block of QUERY_GROUP_CHAIN (one id, two texts): a block is one group,
+#   found only by following the chain; grounding's v3 copy keeps its answer and context set, so
+#   one training pair asks two queries;
+# * gold authority: the records rows give the tiers, and the v2 copy has one unit's label flipped
+#   (in all its rows), by record i % 4: triage original, gold copy (the gold unit's label wins);
+#   gold and gold (the gold units disagree: left out); triage and triage (left out); gold
+#   original, triage copy (the gold label wins).
+QUERY_GROUP_RECORDS = 48
+QUERY_GROUP_CHAIN = 4
+QUERY_GROUP_TIERS = [("tier_a", "tier_b"), ("tier_b", "tier_b"), ("tier_a", "tier_a"), ("tier_b", "tier_a")]
+
+
+def _flip_one_unit(task: str, rows: list[dict]) -> None:
+    """Flips RERUN_FLIPS's label of one unit in all its rows (retrieval: a chunk no row calls
+    evidence_sufficient, so that relevance may flip)."""
+    label = RERUN_FLIPS[task]
+    units = sorted({row.get("chunk_id", "") for row in rows})
+    units = [unit for unit in units if task != "retrieval" or all(
+        R.parse_bool(row["evidence_sufficient"]) == 0 for row in rows if row["chunk_id"] == unit)]
+    for row in rows:
+        if units and row.get("chunk_id", "") == units[0]:
+            row[label] = _flip(row[label])
+
+
+def query_groups_scenario(out_dir, seed: int = 13) -> Path:
+    n = QUERY_GROUP_RECORDS
+    records = {task: [f"{task[:3]}-{i:04d}" for i in range(n)] for task in RERUN_FLIPS}
+    exports = scenario_exports(RANDOM, records, seed)
+    rows_out = {task: [] for task in exports}
+    records_out = []
+    for task, rows in exports.items():
+        by_record: dict[str, list[dict]] = {}
+        for row in rows:
+            by_record.setdefault(row["record_uuid"], []).append(row)
+        column = QUERY_COLUMNS[task]
+        for i, rec in enumerate(records[task]):
+            original = by_record.get(rec, [])
+            following = records[task][i + 1] if (i + 1) % QUERY_GROUP_CHAIN and i + 1 < n else None
+            next_query = by_record[following][0][column] if following in by_record else None
+            tier, copy_tier = QUERY_GROUP_TIERS[i % 4]
+            second = [dict(row, record_uuid=f"{rec}-v2") for row in original]
+            _flip_one_unit(task, second)
+            third = [dict(row, record_uuid=f"{rec}-v3", **({column: next_query} if next_query else {}))
+                     for row in original]
+            rows_out[task] += original + second + third
+            records_out += [{"record_uuid": rec, "run_id": "v1", "query_id": f"q-{rec}", "tier": tier},
+                            {"record_uuid": f"{rec}-v2", "run_id": "v2", "query_id": f"q-{rec}-b", "tier": copy_tier},
+                            {"record_uuid": f"{rec}-v3", "run_id": "v3", "query_id": f"q-{rec}-b", "tier": "tier_a"}]
+    return write_folder(out_dir, rows_out, ANNOTATORS, records_out)
+
+
 # --------------------------------------------------------------------------- the agreement scenario
 
 RECORD_CASES = [

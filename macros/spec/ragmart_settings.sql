@@ -65,6 +65,7 @@
         'label_names': {'kind': 'label_names'},
         'label_values': {'kind': 'label_values'},
         'training_split_shares': {'kind': 'split_shares'},
+        'training_query_group_passes': {'kind': 'whole', 'meaning': 'the passes that find the query groups'},
     } -%}
     {%- if name not in rules -%}
         {{ exceptions.raise_compiler_error("ragmart: '" ~ name ~ "' is not a setting; the settings are "

@@ -1,17 +1,15 @@
 {#-
     Every distinct (task, text, text_pair) of the training view over every run, from the resolved
-    units of the three families (docs/rules.md, Training view: retrieval's chunks,
-    int_retrieval__chunk_consensus, and the records of the others, int_records__consensus),
-    conflicting or not. text and
-    text_pair are the query (input_query) and the chunk (retrieval), the answer and the context set
-    (grounding), the query and the answer (generation), each the unit's accepted HUMAN rows' text,
-    trimmed, the smallest in byte order when they differ. A label is the consensus value that
-    every unit of the pair shares, null when they disagree (has_conflicting_labels) and for the
-    labels of another family; each family's mart keeps its pairs whose units agree, the build log
-    and the dataset card count the others.
+    units of the three families (int_training__units), conflicting or not (docs/rules.md,
+    Training view). Gold authority: a pair with any unit in a gold-tier record (tier_b) takes each
+    label from its gold units only, the value they all share (the triage units neither veto nor
+    vote); a pair without gold units takes the value that every unit shares. A label is null when
+    the units that count disagree (has_conflicting_labels) and for the labels of another family;
+    each family's mart keeps its pairs whose units agree, the build log and the dataset card count
+    the others (tier_b: its gold units disagree; tier_a: its triage units do). Provenance (n_units,
+    n_annotators, run_ids, record_uuids), language and the query key are over every resolved unit.
 -#}
 {%- set labels = ragmart_labels() %}
-{%- set retrieval_labels = ragmart_task_spec('retrieval').labels %}
 {#- The shares of train, validation and test (setting training_split_shares). -#}
 {%- set shares = ragmart_setting('training_split_shares') %}
 {#-
@@ -30,23 +28,9 @@ cast(position(substr({{ dbt.hash('pairs.query_key') }}, {{ i + 1 }}, 1) in '0123
 {%- endset %}
 with
 
-chunk_consensus as (
+training_units as (
 
-    select * from {{ ref('int_retrieval__chunk_consensus') }}
-    where is_resolved
-
-),
-
-record_consensus as (
-
-    select * from {{ ref('int_records__consensus') }}
-    where is_resolved
-
-),
-
-family_records as (
-
-    select * from {{ ref('int_records__per_family') }}
+    select * from {{ ref('int_training__units') }}
 
 ),
 
@@ -56,7 +40,7 @@ query_keys as (
 
 ),
 
-{# The accepted HUMAN rows: a unit's annotators, and where its texts are read. #}
+{# The accepted HUMAN rows: a unit's annotators. #}
 human_rows as (
 
     select * from {{ ref('int_annotations__accepted_rows') }}
@@ -64,132 +48,84 @@ human_rows as (
 
 ),
 
-{# Validation carries no long text: the texts are read from the input rows as given. #}
-input_rows as (
-
-    select * from {{ ref('base_annotation_exports__input_rows') }}
-    where input_name <> 'records'
-
-),
-
-{# text and text_pair: retrieval's query and chunk, grounding's answer and context set, generation's query and answer. #}
-input_texts as (
-
-    select
-        input_name as task,
-        annotation_row_id,
-        case input_name
-            when 'retrieval' then input_query
-            when 'grounding' then answer
-            else query
-        end as text,
-        case input_name
-            when 'retrieval' then chunk
-            when 'grounding' then context_set
-            else answer
-        end as text_pair
-
-    from input_rows
-
-),
-
-{#
-    The resolved units (every label resolved) with their consensus labels side by side: retrieval's
-    chunks and the records of the other tasks; a label of another task is null.
-#}
-units as (
-
-    select
-        'retrieval' as task,
-        record_uuid,
-        chunk_id as unit_chunk_key,
-        {%- for label in labels %}
-        {{ label if label in retrieval_labels else 'cast(null as integer)' }} as {{ label }}
-        {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-
-    from chunk_consensus
-
-    union all
-
-    select
-        task,
-        record_uuid,
-        '' as unit_chunk_key,
-        {%- for label in labels %}
-        {{ 'cast(null as integer)' if label in retrieval_labels else label }} as {{ label }}
-        {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-
-    from record_consensus
-
-),
-
-{# Per resolved unit, its texts; only the rows of resolved units read them. #}
-unit_texts as (
-
-    select
-        human_rows.task,
-        human_rows.record_uuid,
-        human_rows.unit_chunk_key,
-        {{ ragmart_min_binary(ragmart_clean_text('input_texts.text')) }} as text,
-        {{ ragmart_min_binary(ragmart_clean_text('input_texts.text_pair')) }} as text_pair
-
-    from human_rows
-    inner join units
-        on
-            human_rows.task = units.task
-            and human_rows.record_uuid = units.record_uuid
-            and human_rows.unit_chunk_key = units.unit_chunk_key
-    inner join input_texts
-        on
-            human_rows.task = input_texts.task
-            and human_rows.annotation_row_id = input_texts.annotation_row_id
-    group by
-        human_rows.task,
-        human_rows.record_uuid,
-        human_rows.unit_chunk_key
-
-),
-
-{# One row per resolved unit: its pair, labels, record and query key. #}
+{# One row per resolved unit: its pair, labels, record, tier and query key. #}
 unit_rows as (
 
     select
-        units.task,
-        unit_texts.text,
-        unit_texts.text_pair,
-        units.record_uuid,
-        units.unit_chunk_key,
-        family_records.run_id,
-        family_records.language,
-        family_records.tier,
+        training_units.task,
+        training_units.text,
+        training_units.text_pair,
+        training_units.record_uuid,
+        training_units.unit_chunk_key,
+        training_units.run_id,
+        training_units.language,
+        training_units.tier,
         query_keys.query_key,
         {%- for label in labels %}
-        units.{{ label }}
+        training_units.{{ label }},
+        {%- endfor %}
+        {#- a label as it counts: a gold unit's always, a triage unit's only in a pair without gold units #}
+        case when training_units.tier = 'tier_b' then 1 else 0 end as is_gold_unit
+
+    from training_units
+    inner join query_keys
+        on
+            training_units.task = query_keys.task
+            and training_units.record_uuid = query_keys.record_uuid
+
+),
+
+{# Per pair, whether it has gold units: then only theirs count. #}
+pair_gold_units as (
+
+    select
+        task,
+        text,
+        text_pair,
+        sum(is_gold_unit) as n_gold_units
+
+    from unit_rows
+    group by
+        task,
+        text,
+        text_pair
+
+),
+
+{# Each unit's labels as they count: null for a triage unit of a pair with gold units. #}
+counted_units as (
+
+    select
+        unit_rows.task,
+        unit_rows.text,
+        unit_rows.text_pair,
+        unit_rows.record_uuid,
+        unit_rows.run_id,
+        unit_rows.language,
+        unit_rows.tier,
+        unit_rows.query_key,
+        pair_gold_units.n_gold_units,
+        {%- for label in labels %}
+        case
+            when pair_gold_units.n_gold_units = 0 or unit_rows.is_gold_unit = 1 then unit_rows.{{ label }}
+        end as {{ label }}
         {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from units
-    inner join unit_texts
+    from unit_rows
+    inner join pair_gold_units
         on
-            units.task = unit_texts.task
-            and units.record_uuid = unit_texts.record_uuid
-            and units.unit_chunk_key = unit_texts.unit_chunk_key
-    inner join family_records
-        on
-            units.task = family_records.task
-            and units.record_uuid = family_records.record_uuid
-    inner join query_keys
-        on
-            units.task = query_keys.task
-            and units.record_uuid = query_keys.record_uuid
+            unit_rows.task = pair_gold_units.task
+            and unit_rows.text = pair_gold_units.text
+            and unit_rows.text_pair = pair_gold_units.text_pair
 
 ),
 
 {#
     The pairs, over their units (a label, language or tier is the unit's, whatever its
-    annotators); another family's label is null in every unit: it neither conflicts nor has a value.
+    annotators); another family's label, and a triage unit's beside gold units, is null in the
+    unit: it neither conflicts nor has a value. Language, tier, query key and provenance are over
+    every unit.
 #}
 pairs as (
 
@@ -206,13 +142,14 @@ pairs as (
             {%- endfor %}
         ) as has_conflicting_labels,
         case when min(language) = max(language) then min(language) else 'unknown' end as language,
-        case when max(case when tier = 'tier_b' then 1 else 0 end) = 1 then 'tier_b' else 'tier_a' end as tier,
+        case when max(n_gold_units) > 0 then 'tier_b' else 'tier_a' end as tier,
         {{ ragmart_min_binary('query_key') }} as query_key,
         count(*) as n_units,
+        max(n_gold_units) as n_gold_units,
         {{ ragmart_sorted_set('run_id', ';') }} as run_ids,
         {{ ragmart_sorted_set('record_uuid', ';') }} as record_uuids
 
-    from unit_rows
+    from counted_units
     group by
         task,
         text,
@@ -261,6 +198,7 @@ final as (
         pairs.tier,
         pairs.query_key,
         pairs.n_units,
+        pairs.n_gold_units,
         pair_annotators.n_annotators,
         pairs.run_ids,
         pairs.record_uuids

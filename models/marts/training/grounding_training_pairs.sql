@@ -2,9 +2,9 @@
     The grounding training view (docs/rules.md, Training view): one row per distinct (text,
     text_pair) of the family over every run, from the human consensus of the resolved units, in
     Hugging Face's text / text_pair convention (text is the answer, text_pair the context set); every label the
-    consensus value 0 or 1 that all the pair's units share, its split by the query key, language,
-    tier and provenance. The pairs whose units disagree on a label are left out (the build log and
-    the dataset card count them).
+    consensus value 0 or 1 that the pair's gold units share when it has any, else all its units
+    (gold authority), its split by the query group, language, tier and provenance. The pairs whose
+    counted units disagree on a label are left out (the build log and the dataset card count them).
 -#}
 with
 
