@@ -136,7 +136,7 @@ def label_column_entries(task: str) -> dict[str, list[str]]:
              "stg_annotation_exports__annotations"],
         "models/intermediate/annotations/_annotations__models.yml":
             ["int_annotations__row_checks", "int_annotations__validated", "int_annotations__accepted_rows"],
-        "models/intermediate/training/_training__models.yml": ["int_training__pairs"],
+        "models/intermediate/training/_training__models.yml": ["int_training__units", "int_training__pairs"],
         **consensus,
     }
 

@@ -64,7 +64,7 @@ unit_rows as (
         {%- for label in labels %}
         training_units.{{ label }},
         {%- endfor %}
-        {#- a label as it counts: a gold unit's always, a triage unit's only in a pair without gold units #}
+        {#- whether the unit is in a record of the gold tier: in a pair with such units, only theirs count #}
         case when training_units.tier = 'tier_b' then 1 else 0 end as is_gold_unit
 
     from training_units
@@ -75,14 +75,31 @@ unit_rows as (
 
 ),
 
-{# Per pair, whether it has gold units: then only theirs count. #}
-pair_gold_units as (
+{#
+    The pairs, over their units (a label, language or tier is the unit's, whatever its
+    annotators); another family's label is null in every unit: it neither conflicts nor has a
+    value. Per label the range of the gold units' values and of all units' values: a pair with
+    gold units takes the first (gold authority), a pair without the second. Language, tier, query
+    key and provenance are over every unit.
+#}
+pair_ranges as (
 
     select
         task,
         text,
         text_pair,
-        sum(is_gold_unit) as n_gold_units
+        {%- for label in labels %}
+        min(case when is_gold_unit = 1 then {{ label }} end) as {{ label }}__gold_min,
+        max(case when is_gold_unit = 1 then {{ label }} end) as {{ label }}__gold_max,
+        min({{ label }}) as {{ label }}__min,
+        max({{ label }}) as {{ label }}__max,
+        {%- endfor %}
+        case when min(language) = max(language) then min(language) else 'unknown' end as language,
+        {{ ragmart_min_binary('query_key') }} as query_key,
+        count(*) as n_units,
+        sum(is_gold_unit) as n_gold_units,
+        {{ ragmart_sorted_set('run_id', ';') }} as run_ids,
+        {{ ragmart_sorted_set('record_uuid', ';') }} as record_uuids
 
     from unit_rows
     group by
@@ -92,41 +109,28 @@ pair_gold_units as (
 
 ),
 
-{# Each unit's labels as they count: null for a triage unit of a pair with gold units. #}
-counted_units as (
+{# Each label's range as it counts: the gold units' when the pair has any, else all units'. #}
+counted_ranges as (
 
     select
-        unit_rows.task,
-        unit_rows.text,
-        unit_rows.text_pair,
-        unit_rows.record_uuid,
-        unit_rows.run_id,
-        unit_rows.language,
-        unit_rows.tier,
-        unit_rows.query_key,
-        pair_gold_units.n_gold_units,
+        task,
+        text,
+        text_pair,
         {%- for label in labels %}
-        case
-            when pair_gold_units.n_gold_units = 0 or unit_rows.is_gold_unit = 1 then unit_rows.{{ label }}
-        end as {{ label }}
-        {%- if not loop.last %},{% endif %}
+        case when n_gold_units > 0 then {{ label }}__gold_min else {{ label }}__min end as {{ label }}__min,
+        case when n_gold_units > 0 then {{ label }}__gold_max else {{ label }}__max end as {{ label }}__max,
         {%- endfor %}
+        language,
+        query_key,
+        n_units,
+        n_gold_units,
+        run_ids,
+        record_uuids
 
-    from unit_rows
-    inner join pair_gold_units
-        on
-            unit_rows.task = pair_gold_units.task
-            and unit_rows.text = pair_gold_units.text
-            and unit_rows.text_pair = pair_gold_units.text_pair
+    from pair_ranges
 
 ),
 
-{#
-    The pairs, over their units (a label, language or tier is the unit's, whatever its
-    annotators); another family's label, and a triage unit's beside gold units, is null in the
-    unit: it neither conflicts nor has a value. Language, tier, query key and provenance are over
-    every unit.
-#}
 pairs as (
 
     select
@@ -134,26 +138,22 @@ pairs as (
         text,
         text_pair,
         {%- for label in labels %}
-        case when min({{ label }}) = max({{ label }}) then min({{ label }}) end as {{ label }},
+        case when {{ label }}__min = {{ label }}__max then {{ label }}__min end as {{ label }},
         {%- endfor %}
         (
             {%- for label in labels %}
-            coalesce(min({{ label }}) <> max({{ label }}), false){% if not loop.last %} or{% endif %}
+            coalesce({{ label }}__min <> {{ label }}__max, false){% if not loop.last %} or{% endif %}
             {%- endfor %}
         ) as has_conflicting_labels,
-        case when min(language) = max(language) then min(language) else 'unknown' end as language,
-        case when max(n_gold_units) > 0 then 'tier_b' else 'tier_a' end as tier,
-        {{ ragmart_min_binary('query_key') }} as query_key,
-        count(*) as n_units,
-        max(n_gold_units) as n_gold_units,
-        {{ ragmart_sorted_set('run_id', ';') }} as run_ids,
-        {{ ragmart_sorted_set('record_uuid', ';') }} as record_uuids
+        language,
+        case when n_gold_units > 0 then 'tier_b' else 'tier_a' end as tier,
+        query_key,
+        n_units,
+        n_gold_units,
+        run_ids,
+        record_uuids
 
-    from counted_units
-    group by
-        task,
-        text,
-        text_pair
+    from counted_ranges
 
 ),
 
