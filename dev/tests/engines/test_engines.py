@@ -24,8 +24,10 @@ Data sets: ``sample`` (the project's seeds), ``edge`` (dev/tests/fixtures/edge_c
 timestamps, offsets, impossible dates, blank values, every reason code), ``edge_repair`` (the
 same with ``constraint_policy: repair``, Postgres only) and ``generated`` (a small export of
 dev/generate/generate_exports.py in two runs, loaded as seeds: quotes, commas, line breaks and umlauts inside
-texts, several boolean spellings, bad rows) and ``slices`` (generate.agreement_slices_scenario: the
-agreement marts' language and task type slices, Postgres only).
+texts, several boolean spellings, bad rows), ``slices`` (generate.agreement_slices_scenario: the
+agreement marts' language and task type slices, Postgres only) and ``query_groups`` (the training
+view's chained query ids and texts over three runs and its pairs of gold and triage units: the
+query groups' passes, Postgres only).
 
 Connection: Postgres from RAGMART_PG_* (scripts/postgres.sh start prints them), one schema per
 data set; Spark in session mode with a warehouse and metastore in a temp dir per build.
@@ -59,12 +61,13 @@ BUILD_TIMEOUT = 3600
 # (engine, data set) pairs that are compared; Spark takes minutes per build, so it gets fewer.
 # RAGMART_ENGINE_DATA_SETS (comma-separated) narrows the data sets, e.g. to sample,edge in CI.
 DATA_SETS = {
-    "postgres": ["sample", "edge", "edge_repair", "generated", "slices"],
+    "postgres": ["sample", "edge", "edge_repair", "generated", "slices", "query_groups"],
     "spark": ["sample", "edge", "generated"],
 }
 ONLY_DATA_SETS = [d.strip() for d in os.environ.get("RAGMART_ENGINE_DATA_SETS", "").split(",") if d.strip()]
 # the hand-made edge cases reject far more than max_rejected_share of their rows, on purpose
-VARS = {"edge": {"max_rejected_share": 1}, "edge_repair": {"constraint_policy": "repair", "max_rejected_share": 1}}
+VARS = {"edge": {"max_rejected_share": 1}, "edge_repair": {"constraint_policy": "repair", "max_rejected_share": 1},
+        "query_groups": {"accepted_languages": ["de", "en", "it"]}}
 SEEDS = {"retrieval_annotations", "grounding_annotations", "generation_annotations", "annotators", "records"}
 
 # Wall-clock seconds of every build, printed when the module ends (report_timings).
@@ -244,7 +247,7 @@ def generated_seeds(tmp: Path) -> Path:
 
 
 DATA = {"sample": "sample", "edge": "edge", "edge_repair": "edge", "generated": "engines_generated",
-        "slices": "agreement_slices"}
+        "slices": "agreement_slices", "query_groups": "query_groups"}
 # The DuckDB build each engine is compared with: every data test, seeds through agate.
 for _name, _data in DATA.items():
     scenario(f"duckdb_agate_{_name}", _data, VARS.get(_name), tests=True, agate_seeds=True)
