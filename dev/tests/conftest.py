@@ -19,6 +19,8 @@ soon as the tests are collected with those that the collected modules name in ``
 * ``judges``       generate.judges_scenario() with its vars (models only);
 * ``query_groups`` generate.query_groups_scenario(): chained query ids and texts over three runs,
                    pairs of gold and triage units, with data tests (the training view);
+* ``judge_powered`` generate.judge_powered_scenario(): runs with n human-labelled and N
+                   judge-only records, a biased, a noisy, a useless and a constant judge (models only);
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
 
 A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
@@ -80,6 +82,11 @@ def _judges(out: Path) -> Path:
     return G.judges_scenario(out)
 
 
+@data_set("judge_powered")
+def _judge_powered(out: Path) -> Path:
+    return G.judge_powered_scenario(out)
+
+
 @data_set("sample_nojudges")
 def _sample_without_judges(out: Path) -> Path:
     """The sample without the rows of LLM / CODE annotators in the three exports."""
@@ -108,6 +115,7 @@ scenario("query_groups", "query_groups", {"accepted_languages": RANDOM_LANGUAGES
          ref_kwargs={"accepted_languages": RANDOM_LANGUAGES})
 scenario("judges", "judges", G.JUDGES_VARS)
 scenario("sample_nojudges", "sample_nojudges")
+scenario("judge_powered", "judge_powered")
 
 
 # --------------------------------------------------------------------------- fixtures and hooks

@@ -732,3 +732,84 @@ def without_judges(seed_dir, out) -> Path:
 if __name__ == "__main__":
     target = generate(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20250301)
     print(target)
+
+
+# --------------------------------------------------------------------------- the judge-powered scenario
+
+# Runs of the judge-powered scenario: (run id, n human-labelled records, N records only the judges
+# label, families, label prevalences or None for random ones). n from 2 to hundreds, N from 1 to
+# thousands; in `ppi-const` the humans see the same value of two generation labels on every record.
+PPI_RUNS = [
+    ("ppi-n2-N1", 2, 1, ("generation",), None),
+    ("ppi-n3-N2", 3, 2, ("retrieval", "grounding"), None),
+    ("ppi-n12-N1", 12, 1, ("retrieval", "generation"), None),
+    ("ppi-n40-N400", 40, 400, ("retrieval", "grounding", "generation"), None),
+    ("ppi-n250-N2500", 250, 2500, ("generation",), None),
+    ("ppi-const", 25, 60, ("generation",), {"proper_action": 1.0, "unsafe_content": 0.0}),
+]
+PPI_HUMAN = "ppi_human"
+PPI_JUDGES = [
+    # (id, kind, how it labels a unit whose true labels it sees)
+    ("ppi_biased", "LLM", "says 1 for a true 0 three times in ten, 0 for a true 1 once in twenty"),
+    ("ppi_noisy", "LLM", "unbiased but noisy: flips a 1 one time in five and a 0 as often as keeps the mean"),
+    ("ppi_useless", "CODE", "a fair coin per label, whatever the truth (lambda near 0)"),
+    ("ppi_constant", "CODE", "always 0 (every value equal: lambda 0)"),
+]
+PPI_STAMPS = {"human": "2025-05-05T09:00:00Z", "judge": "2025-05-06T09:00:00Z"}
+
+
+def _ppi_judge_labels(task: str, judge: str, truth: dict, prevalence: dict, r: random.Random) -> dict:
+    """The labels a judge of PPI_JUDGES gives a unit of true labels ``truth`` (then made valid)."""
+    out = {}
+    for label, value in truth.items():
+        if judge == "ppi_biased":
+            out[label] = 1 - value if r.random() < (0.3 if value == 0 else 0.05) else value
+        elif judge == "ppi_noisy":
+            p = min(max(prevalence[label], 0.05), 0.95)
+            out[label] = 1 - value if r.random() < (0.2 if value == 1 else min(1.0, 0.2 * p / (1 - p))) else value
+        elif judge == "ppi_useless":
+            out[label] = int(r.random() < 0.5)
+        else:
+            out[label] = 0
+    return made_valid(task, out)
+
+
+def judge_powered_scenario(out_dir, seed: int = 5) -> Path:
+    """The judge-powered scenario: the runs of PPI_RUNS, each with n records labelled by one human
+    (``ppi_human``, so every unit is resolved) and N records labelled by judges only, in records.csv
+    with their run; the judges of PPI_JUDGES label each record (all its chunks) nine times in ten,
+    ``ppi_noisy`` sometimes leaving one chunk of a retrieval record out (that record is then not
+    compared when humans labelled it, and its judge value comes from the chunks it labelled when
+    they did not). Languages `de`, `en` or none (`unknown`)."""
+    r = random.Random(seed)
+    exports: dict[str, list[dict]] = {task: [] for task in R.TASKS}
+    records = []
+    for run_id, n, big_n, families, fixed in PPI_RUNS:
+        for task in families:
+            labels = R.TASKS[task]["labels"]
+            prevalence = {c: (fixed or {}).get(c, r.uniform(0.15, 0.85)) for c in labels}
+            for i in range(n + big_n):
+                labelled = i < n
+                rec = f"{run_id}-{task[:3]}-{i:04d}-{'l' if labelled else 'u'}"
+                records.append({"record_uuid": rec, "run_id": run_id})
+                language = r.choice(["de", "en", "de", "en", ""])
+                units = [((rec, f"{rec}-c{j}"), j + 1) for j in range(r.randint(1, 4))] \
+                    if task == "retrieval" else [((rec,), None)]
+                truths = [made_valid(task, {c: int(r.random() < prevalence[c]) for c in labels})
+                          for _ in units]
+                annotators = ([PPI_HUMAN] if labelled else []) + \
+                    [j for j, _, _ in PPI_JUDGES if r.random() < 0.9]
+                skipped = r.randrange(len(units)) if task == "retrieval" and len(units) > 1 \
+                    and r.random() < 0.15 else None
+                for ann in annotators:
+                    for u, ((unit, rank), truth) in enumerate(zip(units, truths)):
+                        if ann == "ppi_noisy" and u == skipped:
+                            continue
+                        lab = truth if ann == PPI_HUMAN else _ppi_judge_labels(task, ann, truth, prevalence, r)
+                        row = judge_row(task, unit, ann, PPI_STAMPS["human" if ann == PPI_HUMAN else "judge"],
+                                        lab, rank)
+                        row["language"] = language
+                        exports[task].append(row)
+    annotators = [(PPI_HUMAN, "HUMAN", "annotator", "the one human")] + \
+        [(j, kind, "annotator", what) for j, kind, what in PPI_JUDGES]
+    return write_folder(out_dir, exports, annotators, records)

@@ -20,7 +20,7 @@
         {{ exceptions.raise_compiler_error(
             "ragmart: " ~ model['name'] ~ " calls ragmart_contract_columns but declares no columns in its YAML") }}
     {%- endif -%}
-    {%- for column in columns -%}
-        cast({{ column['name'] }} as {{ column['data_type'] }}) as {{ column['name'] }}{{ ',' if not loop.last }}
+    {%- for column in columns -%}{%- set name = adapter.quote(column['name']) if column['quote'] else column['name'] %}
+        cast({{ name }} as {{ column['data_type'] }}) as {{ name }}{{ ',' if not loop.last }}
     {% endfor -%}
 {%- endmacro %}

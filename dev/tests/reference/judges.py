@@ -166,6 +166,8 @@ class JudgeReference:
     judge_metric_rows: list = field(default_factory=list)   # judge_metric_values
     # (judge, family) -> [record_uuid] compared records of judge_metric_values
     compared: dict = field(default_factory=dict)
+    # (judge, family) -> record_uuid -> the judge's per-record measures on a compared record
+    compared_measures: dict = field(default_factory=dict)
 
     @property
     def ref(self) -> R.Reference:
@@ -494,6 +496,7 @@ def _judge_metric_values(jr: JudgeReference) -> None:
             if not ids:
                 continue
             jr.compared[(judge, task)] = ids
+            jr.compared_measures[(judge, task)] = {i: j["measures"] for i, j in zip(ids, judged)}
             for run_id in sorted(set(runs)):
                 in_run = [i for i, run in enumerate(runs) if run == run_id]
                 out += _judge_run_rows(jr, judge, task, run_id, [judged[i] for i in in_run],

@@ -1,8 +1,12 @@
 {#-
     The labels that the judges give, in the long shape of int_annotations__label_consensus, from
-    two label sources:
+    three label sources:
     - `judge` (source_id = the judge's annotator_id): each judge's own labels on the records the
-      humans resolved and on which the judge labelled every human unit (for judge_metric_values);
+      humans resolved and on which the judge labelled every human unit (for judge_metric_values
+      and the labelled records of judge_powered_metric_values);
+    - `judge_unlabelled` (source_id = the judge's annotator_id): each judge's own labels on the
+      records no human labelled in that family, every unit it labelled (the unlabelled records of
+      judge_powered_metric_values);
     - `judges` (source_id = 'weighted_vote'): on the records no human labelled in that family,
       the weighted vote of the within-bounds judges of int_judges__weights; a score of 0 leaves
       the label tied (unresolved).
@@ -141,20 +145,50 @@ judge_source as (
 {# The judges' rows on records with no accepted human row in that family. #}
 unlabelled_judge_rows as (
 
-    select
-        judge_rows.*,
-        case when weights.is_within_bounds then weights.weight else 0.0 end as vote_weight
+    select judge_rows.*
 
     from judge_rows
     left join human_records
         on
             judge_rows.task = human_records.task
             and judge_rows.record_uuid = human_records.record_uuid
+    where human_records.record_uuid is null
+
+),
+
+{# Each judge's own labels there: one row per label of the row's task, the judge's value. #}
+unlabelled_judge_source as (
+
+    select
+        'judge_unlabelled' as label_source,
+        unlabelled_judge_rows.annotator_id as source_id,
+        unlabelled_judge_rows.task,
+        unlabelled_judge_rows.record_uuid,
+        unlabelled_judge_rows.chunk_id,
+        unlabelled_judge_rows.chunk_rank,
+        task_labels.label,
+        {{ ragmart_label_value('task_labels.label', 'unlabelled_judge_rows.{label}') | indent(8) }} as consensus_value,
+        cast(1 as bigint) as n_judges,
+        cast(null as {{ ragmart_type_double() }}) as vote_score,
+        true as is_resolved
+
+    from unlabelled_judge_rows
+    inner join task_labels
+        on unlabelled_judge_rows.task = task_labels.task
+
+),
+
+weighted_rows as (
+
+    select
+        unlabelled_judge_rows.*,
+        case when weights.is_within_bounds then weights.weight else 0.0 end as vote_weight
+
+    from unlabelled_judge_rows
     inner join weights
         on
-            judge_rows.annotator_id = weights.annotator_id
-            and judge_rows.task = weights.task
-    where human_records.record_uuid is null
+            unlabelled_judge_rows.annotator_id = weights.annotator_id
+            and unlabelled_judge_rows.task = weights.task
 
 ),
 
@@ -171,7 +205,7 @@ weighted_votes as (
         {{ ragmart_exact_sum('vote_weight * (2 * ' ~ label ~ ' - 1)') }} as vote_score_{{ label }}{% if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from unlabelled_judge_rows
+    from weighted_rows
     group by task, record_uuid, chunk_id, chunk_rank
 
 ),
@@ -219,6 +253,10 @@ final as (
     union all
 
     select * from judges_source
+
+    union all
+
+    select * from unlabelled_judge_source
 
 )
 
