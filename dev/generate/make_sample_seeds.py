@@ -875,18 +875,19 @@ def citation_check(truth) -> tuple:
     return with_topic_values("grounding", found, truth)
 
 
-def judge_rows(rec: Record, judges: list, when: datetime, rng: random.Random) -> dict:
-    """The rows of the judges on one record, in one batch (ISO 8601, UTC)."""
+def judge_rows(rec: Record, judges: list, when: datetime, rng: random.Random, language: str | None = None) -> dict:
+    """The rows of the judges on one record, in one batch (ISO 8601, UTC); ``language``: the
+    language they write (default the record's)."""
     out = {f: [] for f in FAMILIES}
     for j, ann in enumerate(judges):
         spelling = SPELLING_CHOICES[ann][0]
         start = when + timedelta(minutes=7 * j)
-        session = Session(start, TS_STYLES[ann][0], spelling, rec.lang)
+        session = Session(start, TS_STYLES[ann][0], spelling, rec.lang if language is None else language)
         if ann != CODE:
             for pos in range(len(rec.chunks)):
                 labels = llm_noise(rec.truth[pos], rng, flip_retrieval, LLM2_NOISE if ann == LLM2 else 0.12)
                 out["retrieval"].append(Row("retrieval", retrieval_row(
-                    rec, pos, ann, ts_at(session, pos * 2.5), labels, spelling, rec.lang), rec.key))
+                    rec, pos, ann, ts_at(session, pos * 2.5), labels, spelling, session.language), rec.key))
         for k, (fam, flip) in enumerate((("grounding", flip_grounding), ("generation", flip_generation))):
             truth = bits(getattr(rec.topic, fam))
             if ann == CODE:
@@ -896,7 +897,7 @@ def judge_rows(rec: Record, judges: list, when: datetime, rng: random.Random) ->
             else:
                 labels = llm_noise(truth, rng, flip, LLM2_NOISE if ann == LLM2 else 0.15)
             out[fam].append(Row(fam, answer_row(
-                fam, rec, ann, ts_at(session, 60 + 30 * k), labels, spelling, rec.lang), rec.key))
+                fam, rec, ann, ts_at(session, 60 + 30 * k), labels, spelling, session.language), rec.key))
     return out
 
 
@@ -923,6 +924,43 @@ def add_judges(records: list[Record], rows: dict) -> list[Record]:
             rows[fam].extend(new)
         only.append(rec)
     return only
+
+
+RUN_TRAFFIC = 24  # questions of each run's traffic labelled by the judges only (records.csv names the run)
+
+
+def add_run_traffic(records: list[Record], v2: list[Record], rows: dict) -> list[Record]:
+    """The judges on all of RUN_V2's traffic, appended after every other row: the three judges
+    on every record RUN_V2's humans labelled (with the language of the human's rows, so that no
+    record's language changes), and the traffic of each run that no human labelled: RUN_TRAFFIC
+    of the run's questions asked again (new records, query_id `q-<question>-traffic`, a
+    records.csv row naming the run, no routing columns) labelled by the three judges only. The
+    labelled and unlabelled records of judge_powered_metric_values and the runs' `label_source =
+    judges` slices. Returns the traffic records (with their records.csv row in ``meta``)."""
+    for rec in v2:
+        rng = rng_for("judges", rec.key)
+        when = week_start(V2_WEEK) + timedelta(days=6, hours=20, minutes=rng.randint(0, 50))
+        language = rec.sessions[rec.humans[0]].language
+        for fam, new in judge_rows(rec, [LLM, LLM2, CODE], when, rng, language).items():
+            rows[fam].extend(new)
+    out = []
+    in_v1 = [r for r in records if r.meta is not None and r.key not in FORCED
+             and r.route not in ("bad_high", "bad_gold", "bad_duplicate")]
+    for run, pool, week in ((RUN_V1, in_v1, WEEKS[-1]), (RUN_V2, v2, V2_WEEK)):
+        for src in rng_for("traffic", run).sample(pool, RUN_TRAFFIC):
+            question = (src.base_key or src.key) + "-traffic"
+            topic = replace(src.topic, key=f"{question}@{run}")
+            rec = Record(topic=topic, uuid=stable_uuid("record", question, run), chunks=list(src.chunks),
+                         truth=list(src.truth), ranks=list(src.ranks), can_answer=list(src.can_answer),
+                         context_set=src.context_set, week=week, run=run, base_key=question)
+            rec.meta = {"task_type": "", "model_uncertainty": "", "is_adversarial": "", "tier": "",
+                        "run_id": run, "query_id": query_id(question)}
+            rng = rng_for("judges", rec.key)
+            when = week_start(week) + timedelta(days=6, hours=22, minutes=rng.randint(0, 50))
+            for fam, new in judge_rows(rec, [LLM, LLM2, CODE], when, rng).items():
+                rows[fam].extend(new)
+            out.append(rec)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -1230,9 +1268,11 @@ def build_sample() -> tuple[list[Record], dict]:
     add_fixtures(records, rows)
     add_judges(records, rows)
     v2 = build_v2(records)
-    for fam, new in build_rows(v2).items():  # RUN_V2's rows come last in every export
+    for fam, new in build_rows(v2).items():  # RUN_V2's rows come next in every export
         rows[fam].extend(new)
-    rows["records"] = build_record_rows(records + v2)
+    traffic = add_run_traffic(records, v2, rows)  # then the judges' rows on the runs' unlabelled traffic
+    rows["records"] = build_record_rows(records + v2) + [  # the traffic's records.csv rows last
+        Row("records", {"record_uuid": r.uuid, **r.meta}, r.key) for r in traffic]
     return records + v2, rows
 
 
