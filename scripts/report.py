@@ -12,7 +12,9 @@ headline metrics at one K with their intervals (metric_values), and a link to ea
 Then a section per question the marts answer: the headline metrics with their 95 % intervals, the
 retrieval measures against K, the slices side by side, annotator agreement against the alpha
 target, the pairwise kappas, the labeling protocol and its drift alerts, the judges' calibration
-and bias, the quarantine and the run comparison (its regression list: the losses, the queries on
+and bias, the judge-powered metrics (humans alone, the judge alone and both, per run, judge and
+headline metric, with how many human labels the judge is worth), the quarantine and the run
+comparison (its regression list: the losses, the queries on
 which the candidate is worse in the measure's direction, worst first per measure, with the query
 text and both runs' records). Each section names the mart it reads ("Source: ..."); each chart and
 each sentence has its numbers in a table beside it (the columns named as in the mart, values to 3
@@ -1065,6 +1067,76 @@ def section_bias(db: Database) -> Section:
     return section
 
 
+POWERED_COLUMNS = ("run_id", "annotator_id", "annotator_kind", "family", "metric", "k", "n_labeled", "n_unlabeled",
+                   "human_value", "human_ci_lower", "human_ci_upper", "judge_value", "judge_ci_lower", "judge_ci_upper",
+                   "ppi_value", "ppi_ci_lower", "ppi_ci_upper", "lambda", "effective_n", "width_ratio")
+RANDOM_SHARE = ("The judge-powered numbers assume that the humans labelled a random share of the run's records "
+                "(of the slice): records routed to humans by rules, as ADR-001's gold routing by task type, "
+                "uncertainty or flag routes them, are not a random share, and then only a slice by the routing "
+                "variable, or a random spot-check sample, is an honest reading.")
+
+
+def worth_sentence(run: object, judge: object, family: str, members: list[dict]) -> str:
+    """How many human labels a judge is worth on one run's headline metrics of one family."""
+    worth = sorted(round(num(r["effective_n"])) for r in members if r["effective_n"] is not None)
+    n = sorted({int(r["n_labeled"]) for r in members})
+    big_n = sorted({int(r["n_unlabeled"]) for r in members})
+    counts = f"n = {'–'.join(map(str, (n[0], n[-1])) if n[0] != n[-1] else [str(n[0])])} human-labelled, " \
+             f"N = {'–'.join(map(str, (big_n[0], big_n[-1])) if big_n[0] != big_n[-1] else [str(big_n[0])])} judge-only records"
+    if not worth:
+        return f"{run}, {judge}, {family} ({counts}): no effective_n (no spread in the judge-powered estimate)."
+    span = str(worth[0]) if worth[0] == worth[-1] else f"{worth[0]} to {worth[-1]}"
+    return (f"{run}, {judge}, {family} ({counts}): the judge-powered intervals are as narrow as {span} "
+            f"human labels alone would give (effective_n over {len(worth)} headline "
+            f"metric{'' if len(worth) == 1 else 's'}).")
+
+
+def section_judge_powered(db: Database) -> Section:
+    section = Section("judge-powered", "Judge-powered metrics", ["judge_powered_metric_values"],
+                      "Per run, judge and headline metric (slice overall, retrieval at one K), three numbers with "
+                      "their 95 % intervals: the humans on the n records they labelled (grey), the judge alone on "
+                      "those and the N records of the run only judges labelled (orange: it keeps the judge's bias), "
+                      "and the judge-powered estimate (blue: prediction-powered inference, PPI++, the judge's mean "
+                      "corrected by its error on the humans' records). effective_n is how many human labels alone "
+                      "would give the judge-powered width. " + RANDOM_SHARE)
+    mart = section.read(db, "judge_powered_metric_values", POWERED_COLUMNS)
+    if mart is None:
+        return section
+    overall = [r for r in mart.rows if r["slice_dimension"] == "overall"]
+    k = headline_k(overall)
+    rows = family_sort([r for r in overall if r["k"] is None or r["k"] == k], "annotator_id", "metric", "k")
+    rows.sort(key=lambda r: str(r["run_id"]).encode("utf-8"))
+    if not rows:
+        section.note("judge_powered_metric_values has no rows of the slice overall: nothing to show.")
+        return section
+    sentences, charts = [], []
+    series = [("human_value", GREY), ("judge_value", PALETTE[1]), ("ppi_value", PALETTE[0])]
+    for run in runs_of(rows):
+        in_run = [r for r in rows if r["run_id"] == run]
+        chart_rows, numbers = [], []
+        for judge in sorted({str(r["annotator_id"]) for r in in_run}):
+            for family in families_of([r for r in in_run if str(r["annotator_id"]) == judge]):
+                members = [r for r in in_run if str(r["annotator_id"]) == judge and r["family"] == family]
+                sentences.append(worth_sentence(run, judge, family, members))
+                for r in members:
+                    title = f"{judge}: {family}, {metric_label(r)}, run {run}"
+                    extra = ("n_labeled", "n_unlabeled", "lambda", "effective_n")
+                    points = [Point(num(r[f"{name}_value"]), num(r[f"{name}_ci_lower"]), num(r[f"{name}_ci_upper"]),
+                                    interval_tooltip(title, r, f"{name}_value", f"{name}_ci_lower", f"{name}_ci_upper",
+                                                     *extra)) for name in ("human", "judge", "ppi")]
+                    numbers += [p for point in points for p in (point.value, point.lower, point.upper)]
+                    chart_rows.append(Row(f"{metric_label(r)} · {judge}", points, group=f"{judge}, {family}"))
+        charts.append(f"<div><h3>{esc(run)}</h3>" + forest(chart_rows, series, domain_of(numbers),
+                                                           f"judge-powered metrics of {run}", width=520) + "</div>")
+    section.parts.append('<ul class="sentences">' + "".join(f'<li class="worth">{esc(t)}</li>' for t in sentences)
+                         + f'<li class="assumption">{esc(RANDOM_SHARE)}</li></ul>')
+    section.figure(*charts)
+    where = {"slice_dimension": "overall", "k": [k, None]} if k is not None else {"slice_dimension": "overall"}
+    section.figure(table("judge-powered-judge_powered_metric_values", "judge_powered_metric_values",
+                         list(POWERED_COLUMNS), rows, where, compact=True))
+    return section
+
+
 QUARANTINE_SHARE_NOTE = ("The share of each export that was rejected is not shown: this database has no "
                          "export_row_counts mart (built by an older ragmart?), which holds the rows of each export.")
 EXPORT_COUNT_COLUMNS = ("task", "n_rows", "n_accepted", "n_superseded", "n_rejected", "rejected_share")
@@ -1411,7 +1483,8 @@ def section_verdict(db: Database) -> Section:
 
 
 SECTIONS = (section_verdict, section_headline, section_retrieval_k, section_slices, section_agreement, section_pairs,
-            section_protocol, section_drift, section_judges, section_bias, section_quarantine, section_runs)
+            section_protocol, section_drift, section_judges, section_bias, section_judge_powered, section_quarantine,
+            section_runs)
 
 STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif;

@@ -1,7 +1,8 @@
 """``judge_powered_metric_values`` (docs/rules.md, "Judge-powered metrics") against the reference
 (reference/judge_powered.py: the record sets L and U and the formulas, exact) and against the
 ``ppi_py`` package (ppi-python 0.2.3: ``ppi_mean_pointestimate``, ``ppi_mean_ci`` with λ
-estimated, the λ of ``_calc_lam_glm`` as ``ppi_mean_ci`` computes it, ``classical_mean_ci``), to
+estimated, the λ of ``_calc_lam_glm`` as ``ppi_mean_ci`` computes it, ``classical_mean_ci`` of the
+humans' values and of the judge's on L and U), to
 1e-9, on the Y, Ŷ and Ŷ_U of every row of the mart.
 
 Scenarios:
@@ -74,11 +75,14 @@ def _ppi_py(y, yhat, yhat_u) -> dict:
     point = float(np.ravel(ppi_mean_pointestimate(y, yhat, yhat_u, lam=given))[0])
     lower, upper = (float(np.ravel(v)[0]) for v in ppi_mean_ci(y, yhat, yhat_u, alpha=0.05, lam=given))
     h_lower, h_upper = (float(v) for v in classical_mean_ci(y, alpha=0.05))
+    j_lower, j_upper = (float(v) for v in classical_mean_ci(np.concatenate([yhat, yhat_u]), alpha=0.05))
     se, human_se = (upper - lower) / (2 * P.Z), (h_upper - h_lower) / (2 * P.Z)
     clip = lambda v: min(1.0, max(0.0, v))  # noqa: E731
     return {"lam": lam, "lambda": 0.0 if given is not None else lam, "ppi_value": point,
             "ppi_ci_lower": clip(lower), "ppi_ci_upper": clip(upper), "human_value": float(y.mean()),
             "human_ci_lower": clip(h_lower), "human_ci_upper": clip(h_upper),
+            "judge_value": float(np.concatenate([yhat, yhat_u]).mean()),
+            "judge_ci_lower": clip(j_lower), "judge_ci_upper": clip(j_upper),
             "effective_n": float(np.var(y)) / se ** 2 if se > 1e-6 else None,
             "width_ratio": se / human_se if se > 1e-6 and human_se > 1e-6 else None}
 
@@ -99,7 +103,8 @@ def test_mart_equals_ppi_python(builds, name):
         assert (len(s["Y"]), len(s["Yhat_unlabeled"])) == (row["n_labeled"], row["n_unlabeled"]), key
         want = _ppi_py(s["Y"], s["Yhat"], s["Yhat_unlabeled"])
         for column in ("lambda", "ppi_value", "ppi_ci_lower", "ppi_ci_upper", "human_value",
-                       "human_ci_lower", "human_ci_upper", "effective_n", "width_ratio"):
+                       "human_ci_lower", "human_ci_upper", "judge_value", "judge_ci_lower",
+                       "judge_ci_upper", "effective_n", "width_ratio"):
             if want[column] is None and column in ("effective_n", "width_ratio"):
                 continue
             if not same_value(want[column], row[column], TOL):

@@ -59,7 +59,8 @@ SCRIPT = PROJECT / "scripts" / "report.py"
 NULL = "–"
 MAX_BYTES = 2 * 1024 * 1024
 SECTIONS = ["Verdict", "Headline metrics", "Retrieval measures against K", "Slices", "Annotator agreement", "Pairwise kappas",
-            "Labeling protocol", "Drift timeline", "Judge calibration", "Judge bias", "Quarantine", "Run comparison"]
+            "Labeling protocol", "Drift timeline", "Judge calibration", "Judge bias", "Judge-powered metrics", "Quarantine",
+            "Run comparison"]
 # The columns that identify a row of each mart, and the columns the report must show.
 KEYS = {
     "metric_values": ("run_id", "family", "metric", "k", "slice_dimension", "slice_value"),
@@ -71,6 +72,7 @@ KEYS = {
     "judge_agreement": ("annotator_id", "task", "label", "tier", "slice_dimension", "slice_value"),
     "judge_weights": ("annotator_id", "task"),
     "judge_metric_values": ("run_id", "annotator_id", "family", "metric", "k"),
+    "judge_powered_metric_values": ("run_id", "annotator_id", "family", "metric", "k", "slice_dimension", "slice_value"),
     "run_comparison": ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "slice_dimension", "slice_value"),
     "run_comparison_queries": ("baseline_run_id", "candidate_run_id", "family", "metric", "k", "pairing_key"),
 }
@@ -88,6 +90,9 @@ SHOWN = {
     "judge_agreement": ("cohen_kappa", "kappa_ci_lower", "kappa_ci_upper", "f1"),
     "judge_weights": ("weight", "gold_kappa", "min_kappa", "is_within_bounds"),
     "judge_metric_values": ("judge_value", "human_value", "difference"),
+    "judge_powered_metric_values": ("n_labeled", "n_unlabeled", "human_value", "human_ci_lower", "human_ci_upper",
+                                    "judge_value", "judge_ci_lower", "judge_ci_upper", "ppi_value", "ppi_ci_lower",
+                                    "ppi_ci_upper", "lambda", "effective_n"),
     "run_comparison": ("n_pairs", "baseline_value", "candidate_value", "difference", "difference_ci_lower",
                        "difference_ci_upper", "higher_is_better", "p_value", "p_value_holm", "is_significant",
                        "n_wins", "n_losses", "adjusted_ci_lower", "adjusted_ci_upper", "baseline_source"),
@@ -547,7 +552,10 @@ def test_every_number_equals_its_mart(report, con):
               "judge_agreement": [{"slice_dimension": "overall"}]}
     expected += [(mart, json.dumps(where, sort_keys=True)) for mart, wheres in sliced.items() for where in wheres]
     expected += [(mart, "{}") for mart in KEYS if mart not in ("metric_values", "run_comparison",
-                                                                "run_comparison_queries", *sliced)]
+                                                                "run_comparison_queries", "judge_powered_metric_values",
+                                                                *sliced)]
+    expected += [("judge_powered_metric_values", json.dumps({"slice_dimension": "overall", "k": [HEADLINE_K, None]},
+                                                            sort_keys=True))]
     expected += comparison_tables(con) + verdict_tables(con)
     assert shown == sorted(expected)
     # no table the test does not check (the quarantine's: test_quarantine_counts_equal_rejected_annotations)
@@ -588,7 +596,7 @@ def test_quarantine_counts_equal_rejected_annotations(report, con):
     assert {item["task"]: item["text"] for item in sentences} == {
         task: f"{task}: {by_task.get(task, 0):,} of {n:,} rows rejected ({100 * by_task.get(task, 0) / n:.1f} %)"
         for task, n in n_rows.items()}
-    assert sentences[0]["text"].startswith("retrieval: 26 of 1,499 rows rejected (1.7 %)")
+    assert sentences[0]["text"].startswith("retrieval: 26 of 2,937 rows rejected (0.9 %)")
     exports = {r["task"]: int(r["n_rejected"]) for r in tables["quarantine-exports"].records()}
     assert exports == {t: by_task.get(t, 0) for t in n_rows}
     copies = {r["task"]: (int(r["n_repeated"]), int(r["n_blank"])) for r in tables["quarantine-exports"].records()}
@@ -670,6 +678,43 @@ def test_self_contained_and_small(report):
     for needle in ("<script", "<link", "<img", "<iframe", "<object", "<embed", "@import", "url(", "src=", "http:", "https:"):
         assert needle not in lowered, needle
     assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', page))
+
+
+def test_judge_powered_section_says_what_the_mart_holds(report, con):
+    """The judge-powered section: per run, judge and family one sentence with n, N and the range of
+    effective_n over the headline metrics (slice overall, retrieval at HEADLINE_K), each worked out
+    here from the mart; the random-sample assumption in one sentence; a chart per run with the
+    three series (humans, judge alone, judge-powered) for every headline row."""
+    page = section_html(report["html"], "judge-powered")
+    rows = con.execute(
+        "select run_id, annotator_id, family, n_labeled, n_unlabeled, effective_n from judge_powered_metric_values"
+        " where slice_dimension = 'overall' and (k is null or k = ?)", [HEADLINE_K]).fetchall()
+    assert rows, "the sample has judge-powered rows"
+    groups: dict[tuple, list] = {}
+    for run, judge, family, n, big_n, worth in rows:
+        groups.setdefault((run, judge, family), []).append((n, big_n, worth))
+    assert {run for run, _, _ in groups} >= {"bot-v1", "bot-v2"}
+    sentences = [html.unescape(m) for m in re.findall(r'<li class="worth">(.*?)</li>', page)]
+    assert len(sentences) == len(groups), sentences
+    for (run, judge, family), members in groups.items():
+        n, big_n = {m[0] for m in members}, {m[1] for m in members}
+        assert len(n) == 1 and len(big_n) == 1, (run, judge, family)
+        start = f"{run}, {judge}, {family} (n = {n.pop()} human-labelled, N = {big_n.pop()} judge-only records): "
+        sentence = next((t for t in sentences if t.startswith(start)), None)
+        assert sentence is not None, (start, sentences)
+        worth = sorted(round(w) for _, _, w in members if w is not None)
+        if worth:
+            span = str(worth[0]) if worth[0] == worth[-1] else f"{worth[0]} to {worth[-1]}"
+            assert f"as narrow as {span} human labels alone would give (effective_n over {len(worth)} headline" \
+                in sentence, sentence
+    assumption = re.findall(r'<li class="assumption">(.*?)</li>', page)
+    assert len(assumption) == 1 and "random share" in assumption[0] and "routed" in assumption[0]
+    runs = sorted({run for run, _, _ in groups})
+    charts = svgs(page)
+    assert len(charts) == len(runs)
+    for chart, run in zip(charts, runs):
+        n_rows = sum(len(m) for (r, _, _), m in groups.items() if r == run)
+        assert len([t for t in chart.iter() if t.tag.endswith("title")]) >= 3 * n_rows
 
 
 def test_missing_empty_and_hostile_marts(sample_db, tmp_path):

@@ -30,8 +30,8 @@ from reference import judges as J
 Z = 1.959963984540054
 KEY = ["run_id", "annotator_id", "family", "metric", "k", "slice_dimension", "slice_value"]
 VALUES = ["annotator_kind", "n_labeled", "n_unlabeled", "human_value", "human_ci_lower",
-          "human_ci_upper", "judge_value", "lambda", "ppi_value", "ppi_ci_lower", "ppi_ci_upper",
-          "effective_n", "width_ratio"]
+          "human_ci_upper", "judge_value", "judge_ci_lower", "judge_ci_upper", "lambda", "ppi_value",
+          "ppi_ci_lower", "ppi_ci_upper", "effective_n", "width_ratio"]
 COLUMNS = KEY + VALUES
 
 
@@ -105,10 +105,12 @@ def estimate(y: list[float], yhat: list[float], yhat_u: list[float]) -> dict:
     se = math.sqrt(var_u / big_n + var_rect / n)
     var_y = sum((a - ybar) ** 2 for a in y) / n
     human_se = math.sqrt(var_y / n)
+    judge_se = math.sqrt(sum((b - mean_both) ** 2 for b in both) / (n + big_n) / (n + big_n))
     return {"n_labeled": n, "n_unlabeled": big_n, "human_value": float(ybar),
             "human_ci_lower": _clip(float(ybar) - Z * human_se),
             "human_ci_upper": _clip(float(ybar) + Z * human_se),
-            "judge_value": float(mean_both), "lambda": float(lam), "ppi_value": float(ppi),
+            "judge_value": float(mean_both), "judge_ci_lower": _clip(float(mean_both) - Z * judge_se),
+            "judge_ci_upper": _clip(float(mean_both) + Z * judge_se), "lambda": float(lam), "ppi_value": float(ppi),
             "ppi_ci_lower": _clip(float(ppi) - Z * se), "ppi_ci_upper": _clip(float(ppi) + Z * se),
             "effective_n": float(var_y) / se ** 2 if se > 0 else None,
             "width_ratio": se / human_se if human_se > 0 else None}

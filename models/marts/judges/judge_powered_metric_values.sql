@@ -221,6 +221,7 @@ rectified as (
         {#- population variances (denominators n and N) #}
         min(tuned.human_squares / tuned.n_labeled) as human_variance,
         min(tuned.unlabeled_judge_squares / tuned.n_unlabeled) as unlabeled_judge_variance,
+        min(tuned.judge_squares / (tuned.n_labeled + tuned.n_unlabeled)) as judge_variance,
         min(tuned.power_tuning) as power_tuning,
         {{ ragmart_exact_sum('((sliced.human_value - tuned.human_mean)'
                              ~ ' - tuned.power_tuning * (sliced.judge_value - tuned.labeled_judge_mean))'
@@ -245,7 +246,8 @@ rectified as (
 
 {#
     ppi_value = λ f̃ + (1/n) Σ_L (Y − λŶ) = λ f̃ + ȳ − λ f̄; se² = Var_U(λŶ)/N + Var_L(Y − λŶ)/n;
-    the humans' standard error sd(Y)/√n (population sd, as for the intervals of ppi-python).
+    the humans' standard error sd(Y)/√n and the judge's alone sd(Ŷ)/√(n + N) over L and U
+    (population sds, as ppi-python's classical interval).
 #}
 estimated as (
 
@@ -257,7 +259,8 @@ estimated as (
             rectified.power_tuning * rectified.power_tuning * rectified.unlabeled_judge_variance / rectified.n_unlabeled
             + rectified.rectifier_variance / rectified.n_labeled
         ) as ppi_standard_error,
-        sqrt(rectified.human_variance / rectified.n_labeled) as human_standard_error
+        sqrt(rectified.human_variance / rectified.n_labeled) as human_standard_error,
+        sqrt(rectified.judge_variance / (rectified.n_labeled + rectified.n_unlabeled)) as judge_standard_error
 
     from rectified
 
@@ -280,6 +283,8 @@ with_intervals as (
         greatest(0.0, least(1.0, estimated.human_mean - {{ z }} * estimated.human_standard_error)) as human_ci_lower,
         greatest(0.0, least(1.0, estimated.human_mean + {{ z }} * estimated.human_standard_error)) as human_ci_upper,
         estimated.judge_mean as judge_value,
+        greatest(0.0, least(1.0, estimated.judge_mean - {{ z }} * estimated.judge_standard_error)) as judge_ci_lower,
+        greatest(0.0, least(1.0, estimated.judge_mean + {{ z }} * estimated.judge_standard_error)) as judge_ci_upper,
         estimated.power_tuning as {{ adapter.quote('lambda') }},
         estimated.ppi_value,
         greatest(0.0, least(1.0, estimated.ppi_value - {{ z }} * estimated.ppi_standard_error)) as ppi_ci_lower,
