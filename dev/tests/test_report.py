@@ -596,7 +596,7 @@ def test_quarantine_counts_equal_rejected_annotations(report, con):
     assert {item["task"]: item["text"] for item in sentences} == {
         task: f"{task}: {by_task.get(task, 0):,} of {n:,} rows rejected ({100 * by_task.get(task, 0) / n:.1f} %)"
         for task, n in n_rows.items()}
-    assert sentences[0]["text"].startswith("retrieval: 26 of 2,937 rows rejected (0.9 %)")
+    assert sentences[0]["text"].startswith("retrieval: 26 of 2,795 rows rejected (0.9 %)")
     exports = {r["task"]: int(r["n_rejected"]) for r in tables["quarantine-exports"].records()}
     assert exports == {t: by_task.get(t, 0) for t in n_rows}
     copies = {r["task"]: (int(r["n_repeated"]), int(r["n_blank"])) for r in tables["quarantine-exports"].records()}
