@@ -21,7 +21,9 @@ soon as the tests are collected with those that the collected modules name in ``
                    pairs of gold and triage units, with data tests (the training view);
 * ``judge_powered`` generate.judge_powered_scenario(): runs with n human-labelled and N
                    judge-only records, a biased, a noisy, a useless and a constant judge (models only);
-* ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only).
+* ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only);
+* ``spot_checks``  generate.spot_check_scenario(): hundreds of triage records a week over eight
+                   ISO weeks, planned weekly spot-checks, ties and adjudications, with data tests.
 
 A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
 test_engines.py: the DuckDB builds, seeds loaded through agate, that the engines are compared with;
@@ -87,6 +89,11 @@ def _judge_powered(out: Path) -> Path:
     return G.judge_powered_scenario(out)
 
 
+@data_set("spot_checks")
+def _spot_checks(out: Path) -> Path:
+    return G.spot_check_scenario(out)
+
+
 @data_set("sample_nojudges")
 def _sample_without_judges(out: Path) -> Path:
     """The sample without the rows of LLM / CODE annotators in the three exports."""
@@ -116,6 +123,9 @@ scenario("query_groups", "query_groups", {"accepted_languages": RANDOM_LANGUAGES
 scenario("judges", "judges", G.JUDGES_VARS)
 scenario("sample_nojudges", "sample_nojudges")
 scenario("judge_powered", "judge_powered")
+
+
+scenario("spot_checks", "spot_checks", tests=True)
 
 
 # --------------------------------------------------------------------------- fixtures and hooks

@@ -40,6 +40,7 @@ from __future__ import annotations
 import csv
 import random
 import sys
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import reference as R
@@ -813,3 +814,124 @@ def judge_powered_scenario(out_dir, seed: int = 5) -> Path:
     annotators = [(PPI_HUMAN, "HUMAN", "annotator", "the one human")] + \
         [(j, kind, "annotator", what) for j, kind, what in PPI_JUDGES]
     return write_folder(out_dir, exports, annotators, records)
+
+
+# --------------------------------------------------------------------------- the spot-check scenario
+
+# Eight ISO weeks across a year's end (2025-W50 ... 2026-W05; the Mondays in UTC). Per week and
+# family: (spot-checked records, of which disagreeing). Built for (each family's units of the
+# generation and grounding records; drift_min_spot_checks 20, threshold 0.12): W50 1/30 below; W51
+# triage votes but no spot-check at all; W52 and W01 every spot-check disagrees, but 5 a week are
+# too few to alert; W02 8/20 above on exactly the minimum (the week before too few: no alert);
+# W03 10/25 above two weeks running: the alert, and the reversal triggered from then on; W04 none
+# disagrees (5 of its 25 second votes land in W05, the week of their latest vote); W05 10 + 5.
+SPOT_WEEKS = ["2025-12-08", "2025-12-15", "2025-12-22", "2025-12-29", "2026-01-05", "2026-01-12",
+              "2026-01-19", "2026-01-26"]
+SPOT_PLAN = [(30, 1), (0, 0), (5, 5), (5, 5), (20, 8), (25, 10), (25, 0), (10, 0)]
+SPOT_LATE = (6, 5)                        # week 6: its last 5 second votes come a week later
+SPOT_RECORDS = {"generation": 300, "grounding": 300, "retrieval": 120}   # triage records a week
+SPOT_DISAGREE = {"generation": "helpful", "grounding": "support_present", "retrieval": "misleading"}
+SPOT_VOTERS = ["a1", "a2", "a3", "a4", "a5", "ext_guest"]      # ext_guest: not in annotators.csv
+SPOT_ANNOTATORS = ANNOTATORS + [("adj_llm", "LLM", "adjudicator", "LLM in the adjudicator role")]
+SPOT_EXPECTED_ALERTS = {"2026-W03"}         # generation and grounding, as built (docstring above)
+
+
+def _stamp(instant, r: random.Random) -> str:
+    """An ISO 8601 text of a UTC instant, in UTC or with a +02:00 / -05:00 offset."""
+    zone = r.choice([UTC, UTC, timezone(timedelta(hours=2)), timezone(timedelta(hours=-5))])
+    text = instant.replace(tzinfo=UTC).astimezone(zone).isoformat()
+    return text.replace("+00:00", "Z")
+
+
+def _spot_truth(task: str, r: random.Random) -> dict:
+    truth = made_valid(task, {c: int(r.random() < 0.5) for c in LABELS[task]})
+    if task == "retrieval":                 # misleading may flip: the chunk is not sufficient
+        truth["evidence_sufficient"] = 0
+    return truth
+
+
+def _spot_cells(task: str, rec: str, chunk: int | None, language: str) -> dict:
+    if task == "retrieval":
+        return {"input_query": f"query {rec}", "chunk": f"chunk {rec}-{chunk}", "chunk_id": f"{rec}-c{chunk}",
+                "chunk_rank": str(chunk + 1), "language": language}
+    cells = {"query": f"question {rec}?", "answer": f"answer {rec}", "language": language}
+    return cells | ({"context_set": f"context {rec}"} if task == "grounding" else {})
+
+
+def spot_check_scenario(out_dir, seed: int = 23) -> Path:
+    """Triage records in eight ISO weeks (SPOT_WEEKS, SPOT_RECORDS a week and family), each first
+    labelled by one voter at a random time of its week (UTC; written in UTC or with an offset), a
+    few hundred a week so that the weekly spot-check draw can be counted; second votes on
+    SPOT_PLAN's records (random ones, the disagreeing ones with SPOT_DISAGREE flipped), within
+    hours of the first, or a week later (SPOT_LATE). About one single-voter record in ten is not in
+    records.csv (triage by the fallback); the others are triage by default or explicitly, with task
+    types (some padded) or none. Beside them, per family, 40 gold records (task type factual_qa)
+    with two voters, half of them tied on one label: tied as is, adjudicated by adj1, adjudicated
+    by adj1 and adj2 at one instant with different values (still tied), or four voters split 2-2;
+    an LLM in the adjudicator role labels some of them (it never adjudicates)."""
+    r = random.Random(seed)
+    rows: dict[str, list[dict]] = {task: [] for task in R.TASKS}
+    records: list[dict] = []
+
+    def vote(task, rec, ann, when, labels_by_chunk, language):
+        for chunk, labels in labels_by_chunk.items():
+            rows[task].append(export_row(task, labels, **{"record_uuid": rec, "annotator_id": ann,
+                                                          "created_at": when, **_spot_cells(task, rec, chunk, language)}))
+
+    for task, n_records in SPOT_RECORDS.items():
+        prefix = task[:3]
+        for w, monday in enumerate(SPOT_WEEKS):
+            start = datetime.fromisoformat(monday)
+            n_checked, n_disagreeing = SPOT_PLAN[w]
+            checked = set(r.sample(range(n_records), n_checked))
+            disagreeing = set(r.sample(sorted(checked), n_disagreeing))
+            late = set(sorted(checked)[-SPOT_LATE[1]:]) if w == SPOT_LATE[0] else set()
+            for i in range(n_records):
+                rec = f"spot-{prefix}-{w}-{i:03d}"
+                # the first vote: somewhere in the week, away from its last 8 hours (the second follows)
+                first_at = start + timedelta(seconds=r.randrange(0, 7 * 86400 - 8 * 3600))
+                if i % 50 == 0:               # just after Monday 00:00 UTC (a Sunday where written -05:00)
+                    first_at = start + timedelta(minutes=r.randrange(1, 120))
+                language = r.choice(["de", "en", "en", ""])
+                chunks = [0] if task != "retrieval" else list(range(r.choice([1, 1, 2])))
+                truth = {chunk: _spot_truth(task, r) for chunk in chunks}
+                first, second = r.sample(SPOT_VOTERS, 2)
+                vote(task, rec, first, _stamp(first_at, r), truth, language)
+                if i in checked:
+                    other = {chunk: dict(labels) for chunk, labels in truth.items()}
+                    if i in disagreeing:
+                        label = SPOT_DISAGREE[task]
+                        other[0][label] = 1 - other[0][label]
+                    second_at = first_at + timedelta(hours=r.randrange(1, 8), minutes=r.randrange(60))
+                    if i in late:
+                        second_at = first_at + timedelta(days=7)
+                    vote(task, rec, second, _stamp(second_at, r), other, language)
+                if i not in checked and r.random() < 0.1:
+                    continue                  # not in records.csv: triage by the fallback (one voter)
+                records.append({"record_uuid": rec,
+                                "task_type": r.choice(["summarization", " code_generation ", "", "chitchat"]),
+                                "tier": r.choice(["", "", "tier_a"]), "run_id": r.choice(["v1", "v2"])})
+        # the gold records: two voters, ties, adjudications
+        for i in range(40):
+            rec = f"gold-{prefix}-{i:02d}"
+            at = datetime.fromisoformat(SPOT_WEEKS[i % 8]) + timedelta(hours=10 + i % 7)
+            truth = {chunk: _spot_truth(task, r) for chunk in ([0] if task != "retrieval" else [0, 1])}
+            tied = {chunk: dict(labels) for chunk, labels in truth.items()}
+            if i % 2 == 0:
+                tied[0][SPOT_DISAGREE[task]] = 1 - tied[0][SPOT_DISAGREE[task]]
+            language = r.choice(["de", "en"])
+            vote(task, rec, "a1", _stamp(at, r), truth, language)
+            vote(task, rec, "a2", _stamp(at + timedelta(hours=1), r), tied, language)
+            if i % 8 == 2:                    # adjudicated: resolved, not in the queue
+                vote(task, rec, "adj1", _stamp(at + timedelta(days=1), r), truth, language)
+            if i % 8 == 4:                    # two adjudicators at one instant disagree: still tied
+                when = _stamp(at + timedelta(days=2), r)
+                vote(task, rec, "adj1", when, truth, language)
+                vote(task, rec, "adj2", when, tied, language)
+            if i % 8 == 6:                    # four voters, two each way
+                vote(task, rec, "a3", _stamp(at + timedelta(hours=2), r), truth, language)
+                vote(task, rec, "a4", _stamp(at + timedelta(hours=3), r), tied, language)
+            if i % 4 == 1:                    # an LLM in the adjudicator role does not adjudicate
+                vote(task, rec, "adj_llm", _stamp(at + timedelta(days=3), r), truth, language)
+            records.append({"record_uuid": rec, "task_type": "factual_qa", "run_id": "v1"})
+    return write_folder(out_dir, rows, SPOT_ANNOTATORS, records)

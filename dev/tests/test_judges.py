@@ -632,8 +632,8 @@ def test_alpha_humans_interval_with_package(builds, name):
 
 def package_alphas(jr: J.JudgeReference, key: tuple, without=None) -> tuple:
     """krippendorff.alpha (nominal) over the units of the row (without the units of the record
-    ``without``), without / with the judge's values as one more coder; None when the package finds no pairable unit or the expected
-    disagreement is 0 (nan, or a domain of one value)."""
+    ``without``), without / with the judge's values as one more coder; None when the package
+    finds no pairable unit or the expected disagreement is 0 (nan, or a domain of one value)."""
     import warnings
 
     import krippendorff

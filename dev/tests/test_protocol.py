@@ -1,20 +1,26 @@
 """ADR-001 protocol marts against an independent reference (reference/protocol.py):
 
 * ``metric_values`` rows with ``slice_dimension = 'tier'``;
-* ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``.
+* ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``;
+* the work queues ``spot_check_queue`` (the weekly draw of triage records, counted against its
+  inclusion probability) and ``adjudication_queue`` (against ``labeling_protocol.n_pending``).
 
 Scenarios (conftest.py), shared with test_agreement.py:
 
 * ``sample``    the project's own seeds (records.csv included);
 * ``generated`` (scenario ``agreement``) generate.agreement_scenario(): 1-4 voters
                 per unit, adjudications, every routing rule, records absent from records.csv,
-                records whose only human rows are an adjudicator's, timestamps with offsets.
+                records whose only human rows are an adjudicator's, timestamps with offsets;
+* ``spot_checks`` generate.spot_check_scenario(): hundreds of triage records a week over eight
+                ISO weeks across a year's end, planned weekly spot-checks (none, too few, on the
+                minimum, two weeks above the threshold), ties and adjudications (with data tests).
 
 Numbers are compared to 1e-9 (absolute and relative); nulls must match nulls.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import date, datetime
 
 import generate as G
@@ -25,14 +31,16 @@ from kit.compare import assert_has_columns, assert_same_rows
 from reference import protocol as P
 
 TOL = 1e-9
-SCENARIOS = ["sample", "generated", "slices"]
-MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_quality"]
+SCENARIOS = ["sample", "generated", "slices", "spot_checks"]
+MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_quality",
+         "spot_check_queue", "adjudication_queue"]
 
 
 # =========================================================================== builds
 
 # the conftest scenario of each
-BUILD_OF = {"sample": "sample", "generated": "agreement", "slices": "agreement_slices"}
+BUILD_OF = {"sample": "sample", "generated": "agreement", "slices": "agreement_slices",
+            "spot_checks": "spot_checks"}
 SCENARIOS_USED = list(BUILD_OF.values())
 def protocol_ref(b) -> P.ProtocolReference:
     """The protocol reference of a build's seeds (as loaded)."""
@@ -52,7 +60,9 @@ def test_build_and_columns(builds, name):
     for mart, cols in (("metric_values", R.MART_COLUMNS["metric_values"]),
                        ("labeling_protocol", P.PROTOCOL_COLUMNS),
                        ("labeling_drift", P.DRIFT_COLUMNS),
-                       ("annotator_quality", P.QUALITY_COLUMNS)):
+                       ("annotator_quality", P.QUALITY_COLUMNS),
+                       ("spot_check_queue", P.SPOT_CHECK_COLUMNS),
+                       ("adjudication_queue", P.ADJUDICATION_COLUMNS)):
         assert_has_columns(name, mart, b.marts.get(mart), cols)
 
 
@@ -113,6 +123,99 @@ def test_annotator_quality(builds, name):
           protocol_ref(b).marts["annotator_quality"], b.marts["annotator_quality"][1])
 
 
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_spot_check_queue(builds, name):
+    b = builds.get(BUILD_OF[name]).check()
+    assert_same_rows(name, "spot_check_queue", P.SPOT_CHECK_KEY,
+          _values(P.SPOT_CHECK_COLUMNS, P.SPOT_CHECK_KEY), protocol_ref(b).marts["spot_check_queue"],
+          b.marts["spot_check_queue"][1])
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_adjudication_queue(builds, name):
+    b = builds.get(BUILD_OF[name]).check()
+    assert_same_rows(name, "adjudication_queue", P.ADJUDICATION_KEY,
+          _values(P.ADJUDICATION_COLUMNS, P.ADJUDICATION_KEY), protocol_ref(b).marts["adjudication_queue"],
+          b.marts["adjudication_queue"][1])
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_adjudication_queue_holds_the_pending_records(builds, name):
+    """The records of the queue, per family and tier, are labeling_protocol.n_pending (its rows
+    of every record: slice `overall` where the mart has slices)."""
+    b = builds.get(BUILD_OF[name]).check()
+    queue = b.marts["adjudication_queue"][1]
+    protocol = [r for r in b.marts["labeling_protocol"][1] if r.get("slice_dimension", "overall") == "overall"]
+    assert protocol
+    for row in protocol:
+        pending = {(q["task"], q["record_uuid"]) for q in queue
+                   if q["task"] == row["task"] and row["tier"] in ("all", q["tier"])}
+        assert len(pending) == row["n_pending"], (name, row["task"], row["tier"])
+    assert {q["task"] for q in queue} <= {r["task"] for r in protocol}
+
+
+def test_spot_check_draw_has_its_inclusion_probability(builds):
+    """Counting the draw on hundreds of triage records a week: each family's weekly share drawn
+    is within 4 binomial standard deviations of the inclusion probability (which is
+    ceil(0.1 * 2^32) / 2^32), and so is the share over every week; the frame of each week is the
+    generator's number of triage records; every drawn record's score is below the probability."""
+    b = builds.get(BUILD_OF["spot_checks"]).check()
+    queue = b.marts["spot_check_queue"][1]
+    p = 429496730 / 2 ** 32
+    assert {q["inclusion_probability"] for q in queue} == {p}
+    assert all(0 <= q["selection_score"] < p for q in queue)
+    weeks: dict[tuple, list] = {}
+    for q in queue:
+        weeks.setdefault((q["task"], q["iso_week"]), []).append(q)
+    assert len(weeks) == len(R.TASKS) * len(G.SPOT_WEEKS)
+    total_drawn = total_frame = 0
+    for (task, week), drawn in weeks.items():
+        frame = {q["n_week_records"] for q in drawn}
+        assert len(frame) == 1, (task, week, frame)
+        n = frame.pop()
+        # the generator's triage records of the week, plus its gold records that week: not triage
+        assert n == G.SPOT_RECORDS[task], (task, week, n)
+        assert abs(len(drawn) - n * p) <= 4 * math.sqrt(n * p * (1 - p)), (task, week, len(drawn), n)
+        total_drawn, total_frame = total_drawn + len(drawn), total_frame + n
+    assert abs(total_drawn - total_frame * p) <= 4 * math.sqrt(total_frame * p * (1 - p)), \
+        (total_drawn, total_frame)
+    # some drawn records have their second vote already, most do not
+    assert {q["has_second_vote"] for q in queue} == {True, False}
+
+
+def test_spot_check_scenario_gives_the_weeks_it_was_built_for(builds):
+    """labeling_drift on the planned weeks (generate.SPOT_PLAN): a week of triage votes without
+    any spot-check has its row, weeks above the threshold on too few spot-checks do not alert,
+    the alert comes in the second week above it on enough, and the reversal stays triggered."""
+    b = builds.get(BUILD_OF["spot_checks"]).check()
+    drift = {(r["task"], r["iso_week"]): r for r in b.marts["labeling_drift"][1]}
+    weeks = [P.iso_week(R.parse_timestamp(f"{monday}T12:00:00Z"))[0] for monday in G.SPOT_WEEKS]
+    assert weeks[0] == "2025-W50" and weeks[3] == "2026-W01"
+    for task in ("generation", "grounding"):
+        rows = [drift[(task, week)] for week in weeks]
+        checked = [n for n, _ in G.SPOT_PLAN]
+        checked[G.SPOT_LATE[0]] -= G.SPOT_LATE[1]
+        checked[G.SPOT_LATE[0] + 1] += G.SPOT_LATE[1]
+        assert [r["n_spot_checked_units"] for r in rows] == checked
+        assert rows[1]["n_spot_checked_units"] == 0 and rows[1]["disagreement_rate"] is None
+        assert rows[1]["n_triage_units"] == G.SPOT_RECORDS[task] and rows[1]["has_too_few_spot_checks"]
+        assert rows[2]["disagreement_rate"] == rows[3]["disagreement_rate"] == 1.0
+        assert not rows[2]["is_drift_alert"] and not rows[3]["is_drift_alert"]
+        assert {r["iso_week"] for r in rows if r["is_drift_alert"]} == G.SPOT_EXPECTED_ALERTS
+        assert [r["is_reversal_triggered"] for r in rows] == [False] * 5 + [True] * 3
+        assert rows[4]["n_spot_checked_units"] == rows[4]["min_spot_checks"] == 20
+    queue = b.marts["adjudication_queue"][1]
+    assert {q["tier"] for q in queue} == {"tier_a", "tier_b"}
+    assert any(q["n_adjudications"] == 2 for q in queue) and any(q["n_votes"] == 4 for q in queue)
+    assert {q["eligible_adjudicators"] for q in queue} == {"adj1;adj2"}      # not adj_llm
+    spot = b.marts["spot_check_queue"][1]
+    assert all(q["first_annotator_id"] not in (q["eligible_second_labelers"] or "").split(";")
+               for q in spot)
+    assert any(q["first_annotator_id"] == "ext_guest" for q in spot)
+    assert all("ext_guest" not in (q["eligible_second_labelers"] or "") for q in spot)
+    assert {q["task_type"] for q in spot} == {"summarization", "code_generation", "chitchat", "unknown"}
+
+
 def test_generated_scenario_covers_the_cases(builds):
     """The generated data exercises what the comparisons are meant to cover."""
     pr = protocol_ref(builds.get(BUILD_OF["generated"]).check())
@@ -124,7 +227,10 @@ def test_generated_scenario_covers_the_cases(builds):
     for col in ("n_dual_annotated", "n_disagreeing", "n_adjudicated", "n_pending"):
         assert all(r[col] > 0 for r in protocol), col
     drift = pr.marts["labeling_drift"]
-    assert {r["is_drift_alert"] for r in drift} == {True, False}
+    # too few spot-checks a week for an alert at drift_min_spot_checks 20 (the spot_checks
+    # scenario has the alerts), but rates on both sides of the threshold
+    assert {r["is_above_threshold"] for r in drift} == {True, False}
+    assert all(r["has_too_few_spot_checks"] and not r["is_drift_alert"] for r in drift)
     assert any(r["previous_week_disagreement_rate"] is None for r in drift)
     quality = pr.marts["annotator_quality"]
     assert any(r["annotator_id"] == "ext_guest" for r in quality)    # not in annotators.csv
@@ -164,8 +270,24 @@ def test_reference_matches_readme_worked_example():
     drift = {r["iso_week"]: r for r in pr.marts["labeling_drift"] if r["task"] == "retrieval"}
     assert round(drift["2025-W13"]["disagreement_rate"], 2) == 0.33
     assert drift["2025-W14"]["disagreement_rate"] == pytest.approx(0.4)
-    assert drift["2025-W14"]["is_drift_alert"] is True
-    assert [w for w, r in drift.items() if r["is_drift_alert"]] == ["2025-W14"]
+    # 6 and 5 spot-checked units, below drift_min_spot_checks (20): above the threshold, no alert
+    assert (drift["2025-W13"]["n_spot_checked_units"], drift["2025-W14"]["n_spot_checked_units"]) == (6, 5)
+    assert drift["2025-W14"]["is_above_threshold"] and not drift["2025-W14"]["is_drift_alert"]
+    assert not any(r["is_drift_alert"] or r["is_reversal_triggered"] for r in drift.values())
+    # run bot-v2's week: 384 triage units, none spot-checked
+    assert (drift["2025-W16"]["n_triage_units"], drift["2025-W16"]["n_spot_checked_units"]) == (384, 0)
+    assert all(r["has_too_few_spot_checks"] for r in drift.values())
+    # with a minimum of 5 the alert of W14 is back, and the reversal triggered from then on
+    loose = {r["iso_week"]: r for r in P.compute(PROJECT / "seeds", drift_min_spot_checks=5).marts["labeling_drift"]
+             if r["task"] == "retrieval"}
+    assert [w for w, r in loose.items() if r["is_drift_alert"]] == ["2025-W14"]
+    assert [w for w, r in loose.items() if r["is_reversal_triggered"]] == ["2025-W14", "2025-W15", "2025-W16"]
+    # the queues: 3 retrieval records pending in the gold tier (the n_pending above), 5 of 57
+    # triage records of run bot-v2's week drawn for a spot-check
+    adjudication = [r for r in pr.marts["adjudication_queue"] if r["task"] == "retrieval"]
+    assert len({r["record_uuid"] for r in adjudication}) == 3 and {r["tier"] for r in adjudication} == {"tier_b"}
+    spot = [r for r in pr.marts["spot_check_queue"] if r["task"] == "retrieval" and r["iso_week"] == "2025-W16"]
+    assert (len(spot), spot[0]["n_week_records"]) == (8, 57)
     ndcg = {r["slice_value"]: r for r in pr.marts["metric_values_tier"]
             if r["metric"] == "ndcg" and r["k"] == 5 and r["run_id"] == "bot-v1"}
     # run bot-v1, with t_0.975(n - 1) (19 gold and 36 triage records)
@@ -264,6 +386,31 @@ def test_reference_by_hand(tmp_path):
     assert drift == [("2025-W10", 1, 0, None, False, False),
                      ("2025-W11", 2, 2, 0.0, True, False),
                      ("2025-W14", 1, 1, None, True, False)]
+    # W14 also holds r5 (one vote, not spot-checked). With a minimum of 1 nothing alerts either:
+    # W11 is above the threshold, but W10 (rate 0) is not, and W13 has no row
+    assert [r["n_triage_units"] for r in pr.marts["labeling_drift"]] == [1, 2, 2]
+    one = P.compute(tmp_path, drift_min_spot_checks=1).marts["labeling_drift"]
+    assert [r["is_drift_alert"] for r in one] == [False, False, False]
+    # spot-check queue, everything drawn (share 1): r1 (first vote Sunday 2025-03-02: W09), r2
+    # (h1 at 10:00Z before h2 at 01:30Z the next day: W10), r3 (W11), r4 and r5 (W14)
+    every = {r["record_uuid"]: r for r in P.compute(tmp_path, spot_check_rate_target=1).marts["spot_check_queue"]}
+    assert {rid: (r["iso_week"], r["first_annotator_id"], r["has_second_vote"], r["eligible_second_labelers"])
+            for rid, r in every.items()} == {
+        "r1": ("2025-W09", "h1", True, None), "r2": ("2025-W10", "h1", True, None),
+        "r3": ("2025-W11", "h1", True, None), "r4": ("2025-W14", "h1", True, None),
+        "r5": ("2025-W14", "h1", False, "h2")}
+    assert {r["inclusion_probability"] for r in every.values()} == {1.0}
+    assert every["r5"]["n_week_records"] == 2
+    # md5('r5/2025-W14') = b2870162add... (md5sum): h = 0xb2870162, h / 2^32 = 0.697, not drawn at 0.1
+    assert P.selection_hash("r5", "2025-W14") == 0xB2870162
+    assert "r5" not in {r["record_uuid"] for r in pr.marts["spot_check_queue"]}
+    # adjudication queue: r2 helpful and r4 incomplete (tier_a), r6 helpful (tier_b); r3 adjudicated
+    queue = {(r["record_uuid"], r["label"]): r for r in pr.marts["adjudication_queue"]}
+    assert set(queue) == {("r2", "helpful"), ("r4", "incomplete"), ("r6", "helpful")}
+    assert {key: (r["tier"], r["n_votes"], r["n_positive_votes"], r["voter_ids"], r["eligible_adjudicators"])
+            for key, r in queue.items()} == {
+        ("r2", "helpful"): ("tier_a", 2, 1, "h1;h2", "adj"), ("r4", "incomplete"): ("tier_a", 2, 1, "h1;h2", "adj"),
+        ("r6", "helpful"): ("tier_b", 2, 1, "h1;h2", "adj")}
     q = {r["annotator_id"]: r for r in pr.marts["annotator_quality"]}
     assert set(q) == {"h1", "h2"}
     h1 = q["h1"]

@@ -50,7 +50,8 @@ PUBLIC_MARTS = ["retrieval_metrics", "grounding_metrics", "generation_metrics", 
                 "annotator_quality", "labeling_protocol", "labeling_drift", "judge_agreement",
                 "judge_weights", "judge_metric_values", "run_comparison", "run_comparison_queries",
                 "export_row_counts", "retrieval_training_pairs", "grounding_training_pairs",
-                "generation_training_pairs", "judge_powered_metric_values"]
+                "generation_training_pairs", "judge_powered_metric_values", "spot_check_queue",
+                "adjudication_queue"]
 SKIP_TOP = {".venv", ".venv-compat", ".venv-metricflow", "target", "logs", ".git", ".pytest_cache",
             ".ruff_cache", "dbt_packages_cache"}
 BUILD_TIMEOUT = 1200

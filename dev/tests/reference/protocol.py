@@ -11,7 +11,8 @@ Entry point: ``compute(seed_dir, null_mode=..., ...)`` returns a :class:`Protoco
 whose ``marts`` hold the expected rows of
 
 * ``metric_values_tier``: ``metric_values`` rows with ``slice_dimension = 'tier'``;
-* ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``.
+* ``labeling_protocol``, ``labeling_drift``, ``annotator_quality``;
+* ``spot_check_queue`` and ``adjudication_queue``, ADR-001's work queues.
 
 Readings taken where the documentation leaves room (``notes`` reports the cases where the
 data makes them matter)
@@ -25,19 +26,32 @@ data makes them matter)
   human rows are an adjudicator's would count as single -- reported in ``notes``).
 * A record is dual-annotated when two or more distinct voters have votes on it (on any of its
   units); it disagrees when a unit with two or more votes has a label whose votes differ.
-* ``labeling_drift``: units of tier_a records with two or more votes; the unit's instant is the
-  latest ``created_at`` (UTC instant) among its votes; its ISO week is that of the UTC date;
-  ``iso_week`` is written ``YYYY-Www`` (two-digit week).  Rates are compared with the
-  threshold exactly (``Fraction``); ``notes`` reports a rate where float comparison would
-  differ.  ``is_drift_alert`` is false when the previous calendar week has no row.
+* ``labeling_drift``: a row per week with a unit of a tier_a record that has a vote; the unit's
+  instant is the latest ``created_at`` (UTC instant) among its votes; its ISO week is that of the
+  UTC date; ``iso_week`` is written ``YYYY-Www`` (two-digit week).  Spot-checked units: two or
+  more votes.  Rates are compared with the threshold exactly (``Fraction``); ``notes`` reports a
+  rate where float comparison would differ.  ``is_drift_alert`` needs the rate above the
+  threshold on at least ``drift_min_spot_checks`` spot-checked units in the week and in the
+  previous calendar week (false when that week has no row); ``is_reversal_triggered`` is an
+  alert in this or an earlier week of the family.
+* ``spot_check_queue``: the frame is the tier_a records with a voter; a record's week is the ISO
+  week of the UTC date of its earliest vote (any unit), its first annotator that vote's voter
+  (the smallest id in byte order on a tie); drawn when int(md5('<record>/<week>')[:8], 16) <
+  ceil(share * 2^32), share = ``spot_check_rate_target`` read exactly as a decimal.  Eligible
+  second labelers and adjudicators: the ids of annotators.csv (trimmed) of kind HUMAN and that
+  role (kind upper-cased, role lower-cased after trimming), not among the record's (unit's)
+  voters.  ``task_type``: the valid records row's, trimmed of spaces, tabs, CR and LF,
+  ``unknown`` when empty or absent.
+* ``adjudication_queue``: every (unit, label) whose consensus method is ``tied``.
 * ``annotator_quality``: timestamps are naive UTC datetimes (microseconds; the seeds carry at
   most six fraction digits -- more is reported in ``notes``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -55,6 +69,7 @@ DEFAULTS = {
     "single_annotation_cost": "0.16",
     "dual_annotation_cost": "0.40",
     "drift_disagreement_threshold": "0.12",
+    "drift_min_spot_checks": "20",
     "agreement_alpha_target": "0.75",
     "gold_target_cases": "1000",
     "gold_target_high_stakes": "400",
@@ -74,7 +89,18 @@ PROTOCOL_COLUMNS = ["task", "tier", "slice_dimension", "slice_value", "n_records
 DRIFT_KEY = ["task", "week_start"]
 DRIFT_COLUMNS = ["task", "iso_week", "week_start", "n_spot_checked_units",
                  "n_disagreeing_units", "disagreement_rate", "previous_week_disagreement_rate",
-                 "drift_threshold", "is_above_threshold", "is_drift_alert"]
+                 "drift_threshold", "is_above_threshold", "is_drift_alert", "n_triage_units",
+                 "previous_week_n_spot_checked_units", "min_spot_checks",
+                 "has_too_few_spot_checks", "is_reversal_triggered"]
+SPOT_CHECK_KEY = ["task", "record_uuid"]
+SPOT_CHECK_COLUMNS = ["task", "iso_week", "week_start", "record_uuid", "run_id", "language",
+                      "task_type", "first_annotator_id", "first_vote_at_utc", "n_voters",
+                      "has_second_vote", "eligible_second_labelers", "n_eligible_second_labelers",
+                      "selection_score", "inclusion_probability", "n_week_records"]
+ADJUDICATION_KEY = ["task", "record_uuid", "chunk_id", "label"]
+ADJUDICATION_COLUMNS = ["task", "record_uuid", "chunk_id", "label", "run_id", "tier", "language",
+                        "task_type", "n_votes", "n_positive_votes", "n_adjudications", "voter_ids",
+                        "latest_vote_at_utc", "eligible_adjudicators", "n_eligible_adjudicators"]
 QUALITY_KEY = ["task", "annotator_id"]
 QUALITY_COLUMNS = ["task", "annotator_id", "n_units", "n_label_votes", "positive_vote_rate",
                    "n_shared_units", "n_pairwise_comparisons", "pairwise_agreement",
@@ -261,31 +287,159 @@ def _extreme(pick, rows, column: str):
 def labeling_drift(agr, vrows, params, notes) -> list[dict]:
     out = []
     threshold = Fraction(params["drift_disagreement_threshold"])
+    min_checks = int(params["drift_min_spot_checks"])
     for task, spec in R.TASKS.items():
         weeks: dict[object, dict] = {}
         for unit, rows in vrows[task].items():
-            if len(rows) < 2 or agr.tiers[task][unit[0]] != "tier_a":
+            if not rows or agr.tiers[task][unit[0]] != "tier_a":
                 continue
             label, monday = iso_week(max(r.instant for r in rows.values()))
-            w = weeks.setdefault(monday, {"iso_week": label, "n": 0, "d": 0})
+            w = weeks.setdefault(monday, {"iso_week": label, "units": 0, "n": 0, "d": 0})
             assert w["iso_week"] == label
-            w["n"] += 1
-            w["d"] += _disagrees(agr.votes[task][unit], spec["labels"])
+            w["units"] += 1
+            if len(rows) >= 2:
+                w["n"] += 1
+                w["d"] += _disagrees(agr.votes[task][unit], spec["labels"])
+        triggered = False
         for monday, w in sorted(weeks.items()):
-            rate = Fraction(w["d"], w["n"])
+            rate = _ratio(w["d"], w["n"])
             prev = weeks.get(monday - timedelta(days=7))
-            prev_rate = None if prev is None else Fraction(prev["d"], prev["n"])
-            above = rate > threshold
-            if above != (float(rate) > float(threshold)):
+            prev_n = 0 if prev is None else prev["n"]
+            prev_rate = None if prev is None else _ratio(prev["d"], prev["n"])
+            above = rate is not None and rate > threshold
+            if rate is not None and above != (float(rate) > float(threshold)):
                 notes.append(f"labeling_drift {task} {w['iso_week']}: rate {rate} is above the "
                              f"threshold exactly but not in floating point (or vice versa)")
+            alert = bool(above and w["n"] >= min_checks and prev_rate is not None
+                         and prev_rate > threshold and prev_n >= min_checks)
+            triggered = triggered or alert
             out.append({
                 "task": task, "iso_week": w["iso_week"], "week_start": monday,
                 "n_spot_checked_units": w["n"], "n_disagreeing_units": w["d"],
                 "disagreement_rate": _f(rate), "previous_week_disagreement_rate": _f(prev_rate),
                 "drift_threshold": _f(threshold), "is_above_threshold": above,
-                "is_drift_alert": bool(above and prev_rate is not None and prev_rate > threshold),
+                "is_drift_alert": alert, "n_triage_units": w["units"],
+                "previous_week_n_spot_checked_units": prev_n, "min_spot_checks": min_checks,
+                "has_too_few_spot_checks": w["n"] < min_checks,
+                "is_reversal_triggered": triggered,
             })
+    return out
+
+
+def by_bytes(ids) -> list[str]:
+    return sorted(ids, key=lambda text: text.encode("utf-8"))
+
+
+def _joined(ids) -> str | None:
+    return ";".join(by_bytes(ids)) or None
+
+
+def listed_annotators(seed_dir: Path, null_mode: str, role: str) -> set[str]:
+    """The ids of annotators.csv of kind HUMAN in ``role`` (trimmed; kind and role in any case)."""
+    path = Path(seed_dir) / "annotators.csv"
+    if not path.exists():
+        return set()
+    out = set()
+    for a in R.read_csv(path, null_mode):
+        aid = (a.get("annotator_id") or "").strip(" \t\r\n")
+        if aid and (a.get("annotator_kind") or "").strip().upper() == "HUMAN" \
+                and (a.get("role") or "").strip().lower() == role:
+            out.add(aid)
+    return out
+
+
+def task_type_of(agr, record_uuid: str) -> str:
+    given = agr.records.get(record_uuid, {}).get("task_type")
+    return (given or "").strip(" \t\r\n") or "unknown"
+
+
+def selection_cut(share: str) -> int:
+    """The draws h (0 to 2^32 - 1) below this are drawn: ceil(share * 2^32)."""
+    return math.ceil(Fraction(share) * 2 ** 32)
+
+
+def selection_hash(record_uuid: str, week: str) -> int:
+    return int(hashlib.md5(f"{record_uuid}/{week}".encode()).hexdigest()[:8], 16)
+
+
+def spot_check_frame(ref, agr, vrows) -> dict[str, dict[str, dict]]:
+    """task -> record -> {iso_week, week_start, first_annotator_id, first_vote, voters}: the
+    triage records with a voter, drawn or not."""
+    out: dict[str, dict[str, dict]] = {}
+    for task in R.TASKS:
+        first: dict[str, dict[str, Fraction]] = defaultdict(dict)   # record -> voter -> instant
+        for unit, rows in vrows[task].items():
+            for a, row in rows.items():
+                seen = first[unit[0]].get(a)
+                first[unit[0]][a] = row.instant if seen is None else min(seen, row.instant)
+        out[task] = {}
+        for rid, voters in first.items():
+            if agr.tiers[task][rid] != "tier_a":
+                continue
+            instant, annotator = min((t, a.encode("utf-8")) for a, t in voters.items())
+            week, monday = iso_week(instant)
+            out[task][rid] = {"iso_week": week, "week_start": monday, "first_vote": instant,
+                              "first_annotator_id": annotator.decode("utf-8"), "voters": set(voters)}
+    return out
+
+
+def spot_check_queue(ref, agr, vrows, labelers: set[str], params) -> list[dict]:
+    cut = selection_cut(params["spot_check_rate_target"])
+    out = []
+    for task, frame in spot_check_frame(ref, agr, vrows).items():
+        week_sizes = Counter(info["week_start"] for info in frame.values())
+        for rid, info in frame.items():
+            h = selection_hash(rid, info["iso_week"])
+            if h >= cut:
+                continue
+            eligible = labelers - info["voters"]
+            rec = ref.records[task][rid]
+            out.append({
+                "task": task, "iso_week": info["iso_week"], "week_start": info["week_start"],
+                "record_uuid": rid, "run_id": rec["run_id"], "language": rec["language"],
+                "task_type": task_type_of(agr, rid),
+                "first_annotator_id": info["first_annotator_id"],
+                "first_vote_at_utc": utc_datetime(info["first_vote"]),
+                "n_voters": len(info["voters"]), "has_second_vote": len(info["voters"]) >= 2,
+                "eligible_second_labelers": _joined(eligible),
+                "n_eligible_second_labelers": len(eligible),
+                "selection_score": h / 2 ** 32,
+                "inclusion_probability": float(Fraction(cut, 2 ** 32)),
+                "n_week_records": week_sizes[info["week_start"]],
+            })
+    return out
+
+
+def adjudication_queue(ref, agr, vrows, adjudicators: set[str]) -> list[dict]:
+    out = []
+    for task, spec in R.TASKS.items():
+        n_adjudications: Counter = Counter()
+        for r in ref.rows[task]:
+            info = ref.annotators.get(r.annotator_id, {})
+            if r.status == "accepted" and info.get("annotator_kind", "HUMAN") == "HUMAN" \
+                    and info.get("role", "annotator") == "adjudicator":
+                n_adjudications[r.unit] += 1
+        for unit, cons in ref.units[task].items():
+            votes = agr.votes[task].get(unit, {})
+            rows = vrows[task].get(unit, {})
+            rec = ref.records[task][unit[0]]
+            eligible = adjudicators - set(votes)
+            for c in spec["labels"]:
+                if cons["method"][c] != "tied":
+                    continue
+                out.append({
+                    "task": task, "record_uuid": unit[0],
+                    "chunk_id": unit[1] if task == "retrieval" else None, "label": c,
+                    "run_id": rec["run_id"], "tier": agr.tiers[task][unit[0]],
+                    "language": rec["language"], "task_type": task_type_of(agr, unit[0]),
+                    "n_votes": len(votes), "n_positive_votes": sum(v[c] for v in votes.values()),
+                    "n_adjudications": n_adjudications[unit],
+                    "voter_ids": _joined(votes),
+                    "latest_vote_at_utc": utc_datetime(max(r.instant for r in rows.values()))
+                    if rows else None,
+                    "eligible_adjudicators": _joined(eligible),
+                    "n_eligible_adjudicators": len(eligible),
+                })
     return out
 
 
@@ -354,6 +508,10 @@ def compute(seed_dir, null_mode: str = "agate", constraint_policy: str = "reject
         "labeling_protocol": labeling_protocol(ref, agr, vrows, p, notes),
         "labeling_drift": labeling_drift(agr, vrows, p, notes),
         "annotator_quality": annotator_quality(ref, agr, vrows, notes),
+        "spot_check_queue": spot_check_queue(
+            ref, agr, vrows, listed_annotators(seed_dir, null_mode, "annotator"), p),
+        "adjudication_queue": adjudication_queue(
+            ref, agr, vrows, listed_annotators(seed_dir, null_mode, "adjudicator")),
     }
     return ProtocolReference(ref, agr, vrows, marts, notes)
 

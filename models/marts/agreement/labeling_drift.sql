@@ -1,11 +1,13 @@
 {#-
-    ADR-001's first reversal trigger, per family and ISO week: the triage (tier_a) units that were
-    spot-checked (two or more votes), the share whose votes disagree on any label, and an alert
-    when that share exceeds the var drift_disagreement_threshold in the week and the week before.
+    ADR-001's first reversal trigger, per family and ISO week: every week with triage (tier_a)
+    votes, its triage units, those that were spot-checked (two or more votes), the share whose votes
+    disagree on any label, and an alert when that share exceeds the var drift_disagreement_threshold
+    in the week and the week before, each on at least drift_min_spot_checks spot-checked units.
     A unit belongs to the week of its latest vote. The votes are counted per unit and label in
     int_annotations__label_consensus; a unit's votes on a label disagree when some but not all are 1.
 -#}
 {%- set threshold = ragmart_setting('drift_disagreement_threshold') %}
+{%- set min_spot_checks = ragmart_setting('drift_min_spot_checks') %}
 with
 
 label_consensus as (
@@ -47,16 +49,16 @@ units as (
 
 ),
 
-spot_checked_units as (
+weekly_units as (
 
     select
         task,
-        has_disagreement,
+        case when n_votes >= 2 then 1 else 0 end as is_spot_checked,
+        case when n_votes >= 2 then has_disagreement else 0 end as has_disagreement,
         {{ ragmart_week_start('latest_vote_at_utc') }} as week_start,
         {{ ragmart_iso_week('latest_vote_at_utc') }} as iso_week
 
     from units
-    where n_votes >= 2
 
 ),
 
@@ -66,11 +68,15 @@ weekly as (
         task,
         week_start,
         iso_week,
-        count(*) as n_spot_checked_units,
+        count(*) as n_triage_units,
+        sum(is_spot_checked) as n_spot_checked_units,
         sum(has_disagreement) as n_disagreeing_units,
-        cast(sum(has_disagreement) as {{ ragmart_type_double() }}) / count(*) as disagreement_rate
+        case
+            when sum(is_spot_checked) > 0
+                then cast(sum(has_disagreement) as {{ ragmart_type_double() }}) / sum(is_spot_checked)
+        end as disagreement_rate
 
-    from spot_checked_units
+    from weekly_units
     group by task, week_start, iso_week
 
 ),
@@ -79,7 +85,8 @@ with_previous_week as (
 
     select
         weekly.*,
-        previous_week.disagreement_rate as previous_week_disagreement_rate
+        previous_week.disagreement_rate as previous_week_disagreement_rate,
+        coalesce(previous_week.n_spot_checked_units, 0) as previous_week_n_spot_checked_units
 
     from weekly
     left join weekly as previous_week
@@ -94,13 +101,33 @@ flagged as (
     select
         *,
         {{ threshold }} as drift_threshold,
-        disagreement_rate > {{ threshold }} as is_above_threshold,
+        coalesce(disagreement_rate > {{ threshold }}, false) as is_above_threshold,
+        {{ min_spot_checks }} as min_spot_checks,
+        n_spot_checked_units < {{ min_spot_checks }} as has_too_few_spot_checks,
         coalesce(
-            disagreement_rate > {{ threshold }} and previous_week_disagreement_rate > {{ threshold }},
+            disagreement_rate > {{ threshold }}
+            and n_spot_checked_units >= {{ min_spot_checks }}
+            and previous_week_disagreement_rate > {{ threshold }}
+            and previous_week_n_spot_checked_units >= {{ min_spot_checks }},
             false
         ) as is_drift_alert
 
     from with_previous_week
+
+),
+
+{# Once trigger 1 has fired, ADR-001's reversal plan is due: it stays true in the later weeks. #}
+with_reversal as (
+
+    select
+        *,
+        max(case when is_drift_alert then 1 else 0 end) over (
+            partition by task
+            order by week_start
+            rows between unbounded preceding and current row
+        ) = 1 as is_reversal_triggered
+
+    from flagged
 
 ),
 
@@ -109,7 +136,7 @@ final as (
     select
         {{ ragmart_contract_columns() }}
 
-    from flagged
+    from with_reversal
 
 )
 
