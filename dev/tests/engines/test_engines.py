@@ -61,7 +61,8 @@ BUILD_TIMEOUT = 3600
 # (engine, data set) pairs that are compared; Spark takes minutes per build, so it gets fewer.
 # RAGMART_ENGINE_DATA_SETS (comma-separated) narrows the data sets, e.g. to sample,edge in CI.
 DATA_SETS = {
-    "postgres": ["sample", "edge", "edge_repair", "generated", "slices", "query_groups", "judge_powered"],
+    "postgres": ["sample", "edge", "edge_repair", "generated", "slices", "query_groups", "judge_powered",
+                 "spot_checks"],
     "spark": ["sample", "edge", "generated"],
 }
 ONLY_DATA_SETS = [d.strip() for d in os.environ.get("RAGMART_ENGINE_DATA_SETS", "").split(",") if d.strip()]
@@ -247,7 +248,8 @@ def generated_seeds(tmp: Path) -> Path:
 
 
 DATA = {"sample": "sample", "edge": "edge", "edge_repair": "edge", "generated": "engines_generated",
-        "slices": "agreement_slices", "query_groups": "query_groups", "judge_powered": "judge_powered"}
+        "slices": "agreement_slices", "query_groups": "query_groups", "judge_powered": "judge_powered",
+        "spot_checks": "spot_checks"}
 # The DuckDB build each engine is compared with: every data test, seeds through agate.
 for _name, _data in DATA.items():
     scenario(f"duckdb_agate_{_name}", _data, VARS.get(_name), tests=True, agate_seeds=True)
