@@ -929,14 +929,16 @@ def section_protocol(db: Database) -> Section:
 
 
 DRIFT_COLUMNS = ("task", "iso_week", "week_start", "n_spot_checked_units", "n_disagreeing_units", "disagreement_rate",
-                 "previous_week_disagreement_rate", "drift_threshold", "is_above_threshold", "is_drift_alert")
+                 "previous_week_disagreement_rate", "drift_threshold", "is_above_threshold", "is_drift_alert",
+                 "n_triage_units", "has_too_few_spot_checks", "is_reversal_triggered")
 
 
 def section_drift(db: Database) -> Section:
     section = Section("drift", "Drift timeline", ["labeling_drift"],
                       "The weekly disagreement rate of the triage spot-checks against the drift threshold (dashed); "
-                      "shaded weeks raise a drift alert (above the threshold two weeks running), hollow points are "
-                      "above the threshold.")
+                      "shaded weeks raise a drift alert (above the threshold two weeks running, each week on at "
+                      "least drift_min_spot_checks spot-checked units), hollow points are above the threshold; a week "
+                      "with triage votes but no spot-check has no point (has_too_few_spot_checks in the table).")
     mart = section.read(db, "labeling_drift", DRIFT_COLUMNS)
     if mart is None:
         return section
