@@ -23,7 +23,9 @@ soon as the tests are collected with those that the collected modules name in ``
                    judge-only records, a biased, a noisy, a useless and a constant judge (models only);
 * ``sample_nojudges`` the sample without any row of an LLM / CODE annotator (models only);
 * ``spot_checks``  generate.spot_check_scenario(): hundreds of triage records a week over eight
-                   ISO weeks, planned weekly spot-checks, ties and adjudications, with data tests.
+                   ISO weeks, planned weekly spot-checks, ties and adjudications, with data tests;
+* ``spot_checks_quarter`` the same with a spot-check share of 0.25 and a minimum of 5 spot-checks
+                   a week for an alert (models only).
 
 A module may add its own with ``kit.builds.scenario`` and ``kit.builds.data_set`` (engines/
 test_engines.py: the DuckDB builds, seeds loaded through agate, that the engines are compared with;
@@ -126,6 +128,7 @@ scenario("judge_powered", "judge_powered")
 
 
 scenario("spot_checks", "spot_checks", tests=True)
+scenario("spot_checks_quarter", "spot_checks", {"spot_check_rate_target": 0.25, "drift_min_spot_checks": 5})
 
 
 # --------------------------------------------------------------------------- fixtures and hooks

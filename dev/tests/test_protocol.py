@@ -41,7 +41,8 @@ MARTS = ["metric_values", "labeling_protocol", "labeling_drift", "annotator_qual
 # the conftest scenario of each
 BUILD_OF = {"sample": "sample", "generated": "agreement", "slices": "agreement_slices",
             "spot_checks": "spot_checks"}
-SCENARIOS_USED = list(BUILD_OF.values())
+QUARTER = {"spot_check_rate_target": "0.25", "drift_min_spot_checks": "5"}   # vars of spot_checks_quarter
+SCENARIOS_USED = list(BUILD_OF.values()) + ["spot_checks_quarter"]
 def protocol_ref(b) -> P.ProtocolReference:
     """The protocol reference of a build's seeds (as loaded)."""
     return b.derived("protocol", lambda: P.compute(b.seed_dir, null_mode=b.null_mode or "agate"))
@@ -181,6 +182,29 @@ def test_spot_check_draw_has_its_inclusion_probability(builds):
         (total_drawn, total_frame)
     # some drawn records have their second vote already, most do not
     assert {q["has_second_vote"] for q in queue} == {True, False}
+
+
+def test_other_share_and_minimum(builds):
+    """The same data with spot_check_rate_target 0.25 and drift_min_spot_checks 5: the queue and
+    the drift equal the reference's under those values; the probability is exactly 0.25 (a
+    multiple of 2^-32) and the draws count as it says; every record drawn at 0.1 is drawn at 0.25
+    too (h / 2^32 below 0.1 is below 0.25); with 5 the weeks of 5 spot-checks that all disagree
+    alert (W01, after W52)."""
+    b = builds.get("spot_checks_quarter").check()
+    pr = b.derived("protocol_quarter", lambda: P.compute(b.seed_dir, null_mode=b.null_mode or "agate", **QUARTER))
+    for mart, key, cols in (("spot_check_queue", P.SPOT_CHECK_KEY, P.SPOT_CHECK_COLUMNS),
+                            ("labeling_drift", P.DRIFT_KEY, P.DRIFT_COLUMNS)):
+        assert_same_rows("spot_checks_quarter", mart, key, _values(cols, key), pr.marts[mart], b.marts[mart][1])
+    queue = b.marts["spot_check_queue"][1]
+    assert {q["inclusion_probability"] for q in queue} == {0.25}
+    n, drawn = sum(G.SPOT_RECORDS.values()) * len(G.SPOT_WEEKS), len(queue)
+    assert abs(drawn - n * 0.25) <= 4 * math.sqrt(n * 0.25 * 0.75), (drawn, n)
+    tenth = builds.get(BUILD_OF["spot_checks"]).check().marts["spot_check_queue"][1]
+    assert {(q["task"], q["record_uuid"]) for q in tenth} < {(q["task"], q["record_uuid"]) for q in queue}
+    drift = {(r["task"], r["iso_week"]): r for r in b.marts["labeling_drift"][1]}
+    for task in ("generation", "grounding"):
+        assert drift[(task, "2026-W01")]["is_drift_alert"] and not drift[(task, "2025-W52")]["is_drift_alert"]
+        assert drift[(task, "2026-W01")]["min_spot_checks"] == 5
 
 
 def test_spot_check_scenario_gives_the_weeks_it_was_built_for(builds):
