@@ -143,7 +143,8 @@ def test_adjudication_queue(builds, name):
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_adjudication_queue_holds_the_pending_records(builds, name):
     """The records of the queue, per family and tier, are labeling_protocol.n_pending (its rows
-    of every record: slice `overall` where the mart has slices)."""
+    of every record: slice `overall` where the mart has slices), and per family and run the
+    metric marts' n_pending_adjudication."""
     b = builds.get(BUILD_OF[name]).check()
     queue = b.marts["adjudication_queue"][1]
     protocol = [r for r in b.marts["labeling_protocol"][1] if r.get("slice_dimension", "overall") == "overall"]
@@ -153,6 +154,11 @@ def test_adjudication_queue_holds_the_pending_records(builds, name):
                    if q["task"] == row["task"] and row["tier"] in ("all", q["tier"])}
         assert len(pending) == row["n_pending"], (name, row["task"], row["tier"])
     assert {q["task"] for q in queue} <= {r["task"] for r in protocol}
+    # and per run, the n_pending_adjudication of the family's metric mart
+    for task in R.TASKS:
+        for row in b.marts[f"{task}_metrics"][1]:
+            pending = {q["record_uuid"] for q in queue if q["task"] == task and q["run_id"] == row["run_id"]}
+            assert len(pending) == row["n_pending_adjudication"], (name, task, row["run_id"])
 
 
 def test_spot_check_draw_has_its_inclusion_probability(builds):
