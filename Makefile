@@ -238,7 +238,7 @@ test:
 # DuckDB only, no browser (docs/testing.md).
 QUICK_TESTS := dev/tests/test_spec.py dev/tests/test_sample.py dev/tests/test_project_structure.py \
 	dev/tests/test_docs.py dev/tests/test_row_rules.py dev/tests/test_generic_tests.py dev/tests/test_intervals.py \
-	dev/tests/test_show_metrics.py
+	dev/tests/test_show_metrics.py dev/tests/test_protocol_page.py
 test-quick: $(BIN)/.dev-installed
 	RAGMART_ENGINES= $(BIN)/python -m pytest $(QUICK_TESTS) -q -n 2 --dist loadfile -m "not browser"
 

@@ -44,17 +44,10 @@
         'max_rejected_share': {'kind': 'number', 'min': 0, 'max': 1, 'meaning': "a share of an export's rows"},
         'comparison_alpha': {'kind': 'number', 'min': 0, 'max': 1, 'meaning': 'the level of the Holm test'},
         'max_permutation_rows': {'kind': 'number', 'min': 0},
-        'gold_uncertainty_threshold': {'kind': 'number'},
-        'agreement_alpha_target': {'kind': 'number'},
-        'drift_disagreement_threshold': {'kind': 'number'},
         'drift_min_spot_checks': {'kind': 'whole', 'meaning': 'the spot-checked units a week needs to alert'},
-        'gold_share_target': {'kind': 'number'},
         'spot_check_rate_target': {'kind': 'number', 'min': 0, 'max': 1, 'meaning': 'the share of triage records spot-checked'},
-        'single_annotation_cost': {'kind': 'number'},
-        'dual_annotation_cost': {'kind': 'number'},
-        'gold_target_cases': {'kind': 'whole', 'meaning': "the cases of ADR-001's labeling plan"},
-        'gold_target_high_stakes': {'kind': 'whole', 'meaning': "the high-stakes cases of ADR-001's labeling plan"},
-        'judge_min_kappa': {'kind': 'number'},
+        'gold_target_cases': {'kind': 'whole', 'meaning': 'the cases of the labeling plan'},
+        'gold_target_high_stakes': {'kind': 'whole', 'meaning': 'the high-stakes cases of the labeling plan'},
         'judge_bound': {'kind': 'choice', 'choices': ['alpha', 'kappa']},
         'score_threshold': {'kind': 'number', 'nullable': true},
         'comparison_permutations': {'kind': 'whole', 'meaning': 'the permutations of the run comparison'},
@@ -68,6 +61,10 @@
         'training_split_shares': {'kind': 'split_shares'},
         'training_query_group_passes': {'kind': 'whole', 'meaning': 'the passes that find the query groups'},
     } -%}
+    {%- for plain in ['gold_uncertainty_threshold', 'agreement_alpha_target', 'drift_disagreement_threshold',
+                      'gold_share_target', 'single_annotation_cost', 'dual_annotation_cost', 'judge_min_kappa'] -%}
+        {%- do rules.update({plain: {'kind': 'number'}}) -%}
+    {%- endfor -%}
     {%- if name not in rules -%}
         {{ exceptions.raise_compiler_error("ragmart: '" ~ name ~ "' is not a setting; the settings are "
             ~ (rules.keys() | sort | join(', '))) }}
