@@ -5,6 +5,7 @@
       the pairing key is that row's query_id, else the record's query text in the family (the
       trimmed query of its accepted rows, the smallest in byte order when they differ);
     - language: the one non-empty language of its accepted rows in the family, else `unknown`;
+    - task_type: the records row's task_type, trimmed, `unknown` without one (the agreement slices);
     - tier: ADR-001's routing over the records row and the HUMAN voters;
     - resolved: every label of every unit of the human consensus is resolved (null without any
       accepted HUMAN row: such a record has no consensus).
@@ -95,6 +96,7 @@ routed as (
         records_input.run_id,
         records_input.query_id,
         records_input.tier as explicit_tier,
+        coalesce({{ ragmart_clean_text('records_input.task_type') }}, 'unknown') as task_type,
         -- ADR-001 routing (docs/rules.md, "Tier of a record"): the first rule that matches.
         case
             when records_input.tier is not null then 'explicit_tier'
@@ -125,6 +127,7 @@ final as (
         routed.query_text,
         coalesce(routed.query_id, routed.query_text) as pairing_key,
         routed.language,
+        routed.task_type,
         case
             when routed.tier_source = 'explicit_tier' then routed.explicit_tier
             when routed.tier_source in ('gold_task_type', 'gold_uncertainty', 'gold_adversarial', 'fallback_dual_voters')

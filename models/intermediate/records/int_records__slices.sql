@@ -15,28 +15,6 @@ family_records as (
 
 ),
 
-records_input as (
-
-    select * from {{ ref('int_records__validated') }}
-    where annotation_status = 'accepted'
-
-),
-
-with_task_type as (
-
-    select
-        family_records.task,
-        family_records.record_uuid,
-        family_records.tier,
-        family_records.language,
-        coalesce({{ ragmart_clean_text('records_input.task_type') }}, 'unknown') as task_type
-
-    from family_records
-    left join records_input
-        on family_records.record_uuid = records_input.record_uuid
-
-),
-
 final as (
 
     select
@@ -46,7 +24,7 @@ final as (
         'overall' as slice_dimension,
         'overall' as slice_value
 
-    from with_task_type
+    from family_records
 
     union all
 
@@ -57,7 +35,7 @@ final as (
         'language' as slice_dimension,
         language as slice_value
 
-    from with_task_type
+    from family_records
 
     union all
 
@@ -68,7 +46,7 @@ final as (
         'task_type' as slice_dimension,
         task_type as slice_value
 
-    from with_task_type
+    from family_records
 
 )
 

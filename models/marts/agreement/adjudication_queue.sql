@@ -29,13 +29,6 @@ vote_rows as (
 
 ),
 
-records_input as (
-
-    select * from {{ ref('int_records__validated') }}
-    where annotation_status = 'accepted'
-
-),
-
 adjudicators as (
 
     select * from {{ ref('stg_annotation_exports__annotators') }}
@@ -107,7 +100,7 @@ queue as (
         family_records.run_id,
         family_records.tier,
         family_records.language,
-        coalesce({{ ragmart_clean_text('records_input.task_type') }}, 'unknown') as task_type,
+        family_records.task_type,
         label_consensus.n_votes,
         label_consensus.n_positive_votes,
         label_consensus.n_adjudications,
@@ -121,8 +114,6 @@ queue as (
         on
             label_consensus.task = family_records.task
             and label_consensus.record_uuid = family_records.record_uuid
-    left join records_input
-        on label_consensus.record_uuid = records_input.record_uuid
     left join unit_voters
         on
             label_consensus.task = unit_voters.task

@@ -28,13 +28,6 @@ vote_rows as (
 
 ),
 
-records_input as (
-
-    select * from {{ ref('int_records__validated') }}
-    where annotation_status = 'accepted'
-
-),
-
 labelers as (
 
     select * from {{ ref('stg_annotation_exports__annotators') }}
@@ -75,7 +68,7 @@ weekly_records as (
         family_records.record_uuid,
         family_records.run_id,
         family_records.language,
-        coalesce({{ ragmart_clean_text('records_input.task_type') }}, 'unknown') as task_type,
+        family_records.task_type,
         family_records.n_voters,
         ordered_voters.annotator_id as first_annotator_id,
         ordered_voters.first_vote_at_utc,
@@ -88,8 +81,6 @@ weekly_records as (
             family_records.task = ordered_voters.task
             and family_records.record_uuid = ordered_voters.record_uuid
             and ordered_voters.voter_order = 1
-    left join records_input
-        on family_records.record_uuid = records_input.record_uuid
 
 ),
 
