@@ -227,9 +227,9 @@
         {%- for label, spelling, number, into in entries if not result.problem -%}
             {%- set key = spelling | string | trim | lower -%}
             {%- set bit = 1 if number in [1, '1', true, 'true'] else (0 if number in [0, '0', false, 'false'] else none) -%}
-            {%- if key in ['false', 'f', '0', 'no', 'n', 'true', 't', '1', 'yes', 'y'] -%}
-                {%- do result.update({'problem': "gives '" ~ spelling ~ "'" ~ (' for ' ~ label if label else '')
-                    ~ ', which is already a boolean spelling'}) -%}
+            {%- if key in ['false', 'f', '0', 'no', 'n', 'true', 't', '1', 'yes', 'y'] and not label -%}
+                {%- do result.update({'problem': "gives '" ~ spelling ~ "', which is already a boolean spelling (a label's"
+                    ~ " own mapping may invert it for that label alone, e.g. {unsafe_content: {'yes': 0, 'no': 1}})"}) -%}
             {%- elif bit is none -%}
                 {%- do result.update({'problem': "maps '" ~ spelling ~ "'" ~ (' of ' ~ label if label else '') ~ ' to ' ~ number
                     ~ '; each spelling must map to 1 or 0'}) -%}

@@ -48,21 +48,17 @@
 {#-
     1 for true t 1 yes y, 0 for false f 0 no n (after trimming and lower-casing), else null, and
     the extra spellings of the setting label_values for `label` (the flat ones,
-    e.g. {relevant: 1}, and the label's own, which win). One `when` per spelling rather than
+    e.g. {relevant: 1}, and the label's own, which win, also over a boolean spelling: {yes: 0}
+    inverts a tool's yes for that label alone). One `when` per spelling rather than
     `in (...)`: DuckDB runs an `in` list as a join that it keeps even when a reader of the staging
     view does not select the label.
 -#}
 {% macro ragmart_parse_boolean(expression, label=none) -%}
-    {#- the spellings of 0 and of 1, as quoted SQL literals -#}
-    {%- set spellings = [["'false'", "'f'", "'0'", "'no'", "'n'"], ["'true'", "'t'", "'1'", "'yes'", "'y'"]] -%}
-    {%- for spelling, value in ragmart_setting('label_values')[label or ''].items() -%}
-        {%- do spellings[value].append("'" ~ spelling | replace("'", "''") ~ "'") -%}
-    {%- endfor -%}
+    {%- set spellings = {'true': 1, 't': 1, '1': 1, 'yes': 1, 'y': 1, 'false': 0, 'f': 0, '0': 0, 'no': 0, 'n': 0} -%}
+    {%- do spellings.update(ragmart_setting('label_values')[label or '']) -%}
     case lower({{ ragmart_trim(expression) }})
-        {%- for value in [1, 0] %}
-        {%- for spelling in spellings[value] %}
-        when {{ spelling }} then {{ value }}
-        {%- endfor %}
+        {%- for spelling, value in spellings.items() %}
+        when '{{ spelling | replace("'", "''") }}' then {{ value }}
         {%- endfor %}
     end
 {%- endmacro %}

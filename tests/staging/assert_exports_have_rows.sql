@@ -26,9 +26,9 @@
             {%- do selects.append(
                 "select '" ~ label ~ "' as label_name, lower(" ~ ragmart_trim(label ~ '_raw') ~ ") as spelling, "
                 ~ label ~ " as label_value, count(*) as n_rows from " ~ staged
-                ~ " where " ~ label ~ " is not null and lower(" ~ ragmart_trim(label ~ '_raw') ~ ") not in "
-                ~ "('true', 't', '1', 'yes', 'y', 'false', 'f', '0', 'no', 'n') group by lower("
-                ~ ragmart_trim(label ~ '_raw') ~ "), " ~ label) -%}
+                ~ " where " ~ label ~ " is not null and lower(" ~ ragmart_trim(label ~ '_raw') ~ ") not in ('"
+                ~ (['true', 't', '1', 'yes', 'y', 'false', 'f', '0', 'no', 'n'] | reject('in', ragmart_setting('label_values')[label])
+                   | join("', '")) ~ "') group by lower(" ~ ragmart_trim(label ~ '_raw') ~ "), " ~ label) -%}
         {%- endfor -%}
     {%- endfor %}
     {%- if selects %}
