@@ -28,9 +28,9 @@ Usage:
     python scripts/build.py --input exports --relative-to /home/me -- --threads 4
     PHOENIX_SQL_DATABASE_URL=postgresql://... python scripts/build.py --input '' --vars '{input_format: phoenix}'
 
-With input_format phoenix and the environment variable PHOENIX_SQL_DATABASE_URL set, --input may be
-empty (files mode reading Phoenix's database alone); a relative `sqlite:///path.db` URL is made absolute
-against --relative-to, as --input is.
+With input_format phoenix and the environment variable PHOENIX_SQL_DATABASE_URL set (input_format mlflow:
+MLFLOW_BACKEND_STORE_URI), --input may be empty (files mode reading the tool's database alone); a relative
+`sqlite:///path.db` URL is made absolute against --relative-to, as --input is.
 """
 
 from __future__ import annotations
@@ -187,7 +187,8 @@ def check_input_folder(folder: Path, variables: dict) -> None:
     """Before dbt starts (files mode): lists the symbolic links under the folder that the build follows
     and stops on one whose target lies outside it (unless the var allow_outside_links is true), and
     stops when the folder holds nothing the input_format reads (with Phoenix's database named by
-    PHOENIX_SQL_DATABASE_URL the folder may be empty). The readers check the same in plain dbt."""
+    PHOENIX_SQL_DATABASE_URL, or MLflow's by MLFLOW_BACKEND_STORE_URI, the folder may be empty). The
+    readers check the same in plain dbt."""
     allow_outside = str(variables.get("allow_outside_links", False)).strip().lower() in ("true", "1")
     root = folder.resolve()
     for where, folders, files in os.walk(folder):
@@ -201,7 +202,7 @@ def check_input_folder(folder: Path, variables: dict) -> None:
                                  f" {target}, outside the folder: copy the file into the folder, or let the build"
                                  " follow links out of it with VARS='{allow_outside_links: true}'")
             print(f"input folder: following the symbolic link {link.relative_to(folder)} -> {target}", flush=True)
-    if phoenix_database(variables):
+    if tool_stores(variables):
         return
     # what each input_format reads: files named (any case) with one of the starts and one of the endings
     # (Langfuse: a project folder), and what the message says the folder should hold
@@ -216,6 +217,9 @@ def check_input_folder(folder: Path, variables: dict) -> None:
                     "Phoenix's SQLite database (*.db) or its frames (spans* and span_annotations*,"
                     " document_annotations* or trace_annotations*; .parquet or .csv)"),
         "langfuse": ([], "Langfuse's export: a project folder (<project-id>/) with scores/ and observations_v2/"),
+        "mlflow": ([("", (".db",)), ("traces", (".parquet", ".jsonl", ".jsonl.gz"))],
+                   "MLflow's SQLite tracking store (*.db) or its exported traces (traces*.parquet, traces*.jsonl or"
+                   " traces*.jsonl.gz)"),
     }
 
     def is_read(entry: Path, name: str) -> bool:
@@ -238,7 +242,7 @@ def check_input_folder(folder: Path, variables: dict) -> None:
 
 def build_vars(variables: dict, input_folder: Path | None, files_mode: bool | None = None) -> dict:
     """The vars for dbt: the given ones, plus input_mode files and input_path in files mode (files mode
-    without a folder: Phoenix's database alone)."""
+    without a folder: a tool's database alone)."""
     merged = dict(variables)
     if input_folder is not None or files_mode:
         merged["input_mode"] = "files"
@@ -247,17 +251,25 @@ def build_vars(variables: dict, input_folder: Path | None, files_mode: bool | No
     return merged
 
 
-PHOENIX_URL = "PHOENIX_SQL_DATABASE_URL"
+# The tools whose database a build reads in place, and the environment variable (the tool's own
+# setting) that names it.
+STORE_URLS = {"phoenix": "PHOENIX_SQL_DATABASE_URL", "mlflow": "MLFLOW_BACKEND_STORE_URI"}
+PHOENIX_URL = STORE_URLS["phoenix"]
+
+
+def tool_stores(variables: dict, env: dict | None = None) -> dict[str, str]:
+    """{environment variable: URL} of the tools' databases the build reads in place: the tools the var
+    input_format reads (for every family or some families of a mapping) whose variable is set."""
+    env = os.environ if env is None else env
+    formats = variables.get("input_format")
+    read = set(formats.values()) if isinstance(formats, dict) else {formats}
+    return {name: (env.get(name) or "").strip() for tool, name in STORE_URLS.items()
+            if tool in read and (env.get(name) or "").strip()}
 
 
 def phoenix_database(variables: dict, env: dict | None = None) -> str | None:
-    """Phoenix's database URL when the build reads it (input_format phoenix, for every family or some
-    families of a mapping, and the variable set)."""
-    env = os.environ if env is None else env
-    url = (env.get(PHOENIX_URL) or "").strip()
-    formats = variables.get("input_format")
-    reads_phoenix = "phoenix" in (formats.values() if isinstance(formats, dict) else [formats])
-    return url if url and reads_phoenix else None
+    """Phoenix's database URL when the build reads it (input_format phoenix and the variable set)."""
+    return tool_stores(variables, env).get(PHOENIX_URL)
 
 
 def absolute_sqlite_url(url: str, relative_to: str | os.PathLike | None = None) -> str:
@@ -586,13 +598,14 @@ def main(argv: list[str] | None = None) -> int:
         check_vars(variables, project["vars"])
         if args.input is None:
             check_seeds(PROJECT / "seeds", project.get("seeds"))
-        database_alone = args.input is not None and not args.input.strip() and phoenix_database(variables)
+        database_alone = args.input is not None and not args.input.strip() and tool_stores(variables)
         if args.input is not None and not args.input.strip() and not database_alone:
             raise BuildError("--input is empty; give the folder of the export files (make build-files INPUT=folder),"
-                             f" or, with VARS='{{input_format: phoenix}}', set {PHOENIX_URL} to Phoenix's database")
+                             f" or, with VARS='{{input_format: phoenix}}', set {PHOENIX_URL} to Phoenix's database"
+                             f" (with VARS='{{input_format: mlflow}}', {STORE_URLS['mlflow']} to MLflow's store)")
         folder = resolve_input(args.input, args.relative_to) if args.input and not database_alone else None
-        if phoenix_database(variables):
-            os.environ[PHOENIX_URL] = absolute_sqlite_url(os.environ[PHOENIX_URL], args.relative_to)
+        for name in tool_stores(variables):
+            os.environ[name] = absolute_sqlite_url(os.environ[name], args.relative_to)
         if folder is not None:
             check_input_folder(folder, variables)
         files_mode = args.input is not None
