@@ -52,7 +52,7 @@ ENGINE_DATA_SETS ?= sample,edge
 
 help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
-	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet); with VARS='{input_format: phoenix}' and PHOENIX_SQL_DATABASE_URL set, Phoenix's database read in place (INPUT optional)"
+	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet); with VARS='{input_format: phoenix}' and PHOENIX_SQL_DATABASE_URL set, Phoenix's database read in place (INPUT optional; likewise VARS='{input_format: mlflow}' and MLFLOW_BACKEND_STORE_URI)"
 	@echo "make gate VARS='{baseline_run_id: prod}'   after a build: fail when a candidate is significantly worse than the production run (the printed verdict)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make export-hf [HF_DIR=folder]   the training view (consensus labels as text/text_pair) as a Hugging Face dataset folder (default: target/hf)"
@@ -135,9 +135,10 @@ $(BIN)/.chromium-installed: | $(BIN)/.runtime-installed
 build: $(BIN)/.runtime-installed
 	$(BIN)/python scripts/build.py --vars="$$RAGMART_VARS"
 
-# INPUT may be left out when PHOENIX_SQL_DATABASE_URL names Phoenix's database (VARS='{input_format: phoenix}').
+# INPUT may be left out when PHOENIX_SQL_DATABASE_URL names Phoenix's database (VARS='{input_format: phoenix}'),
+# or MLFLOW_BACKEND_STORE_URI MLflow's tracking store (VARS='{input_format: mlflow}').
 build-files: $(BIN)/.runtime-installed
-	@test -n "$$RAGMART_INPUT$$PHOENIX_SQL_DATABASE_URL" || { echo "usage: make build-files INPUT=/path/to/exports, or with VARS='{input_format: phoenix}' set PHOENIX_SQL_DATABASE_URL to Phoenix's database (INPUT then optional)" >&2; exit 2; }
+	@test -n "$$RAGMART_INPUT$$PHOENIX_SQL_DATABASE_URL$$MLFLOW_BACKEND_STORE_URI" || { echo "usage: make build-files INPUT=/path/to/exports, or with VARS='{input_format: phoenix}' set PHOENIX_SQL_DATABASE_URL to Phoenix's database (VARS='{input_format: mlflow}': MLFLOW_BACKEND_STORE_URI to MLflow's store; INPUT then optional)" >&2; exit 2; }
 	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS"
 
 # The release gate: after build or build-files, reads the published database read-only and fails when a
@@ -191,7 +192,7 @@ bench: $(BIN)/.dev-installed
 # sqlfluff's processes: two finish `make lint` sooner (60 s against 88 s wall); beside pytest, which
 # keeps both cores busy, `make test` runs one, which spends less CPU (88 s against 110 s: each
 # process compiles the dbt project once).
-# The staging folders of the tools (models/staging/phoenix, label_studio, langfuse) are disabled
+# The staging folders of the tools (models/staging/phoenix, label_studio, langfuse, mlflow) are disabled
 # under the default vars, which sqlfluff's dbt templater skips: each is linted again with the vars of
 # its .sqlfluff-<tool> file, which enable it.
 LINT_PROCESSES ?= 2
@@ -201,6 +202,7 @@ lint: $(BIN)/.dev-installed
 	$(BIN)/sqlfluff lint models/staging/phoenix --config .sqlfluff-phoenix
 	$(BIN)/sqlfluff lint models/staging/label_studio --config .sqlfluff-label-studio
 	$(BIN)/sqlfluff lint models/staging/langfuse --config .sqlfluff-langfuse
+	$(BIN)/sqlfluff lint models/staging/mlflow --config .sqlfluff-mlflow
 
 dbt-build: $(BIN)/.dev-installed
 	$(DBT) build $(DBT_ARGS) --vars '$(VARS)'

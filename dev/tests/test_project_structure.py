@@ -39,10 +39,16 @@ CROSS_SYSTEM_READS = {
     ("stg_langfuse__annotators", "stg_native__annotators"): "likewise for the kinds Langfuse records",
     ("stg_langfuse__records", "stg_native__records"): "Langfuse adds the runs it records to the rows of the "
         "0005 records input",
+    ("stg_mlflow__annotators", "stg_native__annotators"): "likewise for the kinds MLflow records (the feedback's "
+        "source type)",
+    ("stg_mlflow__records", "stg_native__records"): "MLflow adds the runs and query ids it records to the rows "
+        "of the 0005 records input",
 }
-# vars under which every source system's models are enabled: each family read from another tool
-ALL_TOOLS = {"input_mode": "files", "input_path": "input",
-             "input_format": {"retrieval": "phoenix", "grounding": "langfuse", "generation": "label_studio"}}
+# vars under which every source system's models are enabled, in two parses: each family read from
+# another tool
+ALL_TOOLS = [{"input_mode": "files", "input_path": "input", "input_format": formats} for formats in (
+    {"retrieval": "phoenix", "grounding": "langfuse", "generation": "label_studio"},
+    {"retrieval": "mlflow", "grounding": "mlflow", "generation": "native"})]
 LAYER_PATTERNS = {
     "staging": re.compile(r"models/staging/(?P<folder>[a-z_]+)/(?:base|stg)_(?P=folder)__[a-z_]+\.(?:sql|py)"),
     "intermediate": re.compile(r"models/intermediate/(?P<folder>[a-z_]+)/int_(?P=folder)__[a-z_]+\.sql"),
@@ -73,12 +79,22 @@ def models(manifest):
 
 @pytest.fixture(scope="module")
 def tools_manifest(tmp_path_factory):
-    """The manifest of `dbt parse` with every source system's models enabled (ALL_TOOLS)."""
+    """The manifests of `dbt parse` with every source system's models enabled (ALL_TOOLS), merged: the
+    nodes enabled in either, the others disabled."""
     root = tmp_path_factory.mktemp("all_tools")
     project = prepare_project(root, None)
-    result = run_dbt(project, ["parse", "--vars", json.dumps(ALL_TOOLS)], env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
-    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
-    return json.loads((project / "target" / "manifest.json").read_text())
+    merged = None
+    for variables in ALL_TOOLS:
+        result = run_dbt(project, ["parse", "--vars", json.dumps(variables)],
+                         env={"RAGMART_DUCKDB_PATH": "ragmart.duckdb"})
+        assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+        manifest = json.loads((project / "target" / "manifest.json").read_text())
+        if merged is None:
+            merged = manifest
+        else:
+            merged["nodes"].update(manifest["nodes"])
+    merged["disabled"] = {uid: nodes for uid, nodes in merged["disabled"].items() if uid not in merged["nodes"]}
+    return merged
 
 
 def _layer(node):

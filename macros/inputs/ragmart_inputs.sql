@@ -20,7 +20,7 @@
 
 {#-
     The source system whose own export each family is read from (var input_format): `native` (the
-    0005 files, seeds or files mode), `phoenix`, `label_studio` or `langfuse` (files mode), one for
+    0005 files, seeds or files mode), `phoenix`, `label_studio`, `langfuse` or `mlflow` (files mode), one for
     every family, or a mapping per family such as {retrieval: label_studio, grounding: langfuse}
     (a family it leaves out is native). Each format has a folder of its own under models/staging;
     a model of a format is enabled for the families mapped to it (the `enabled` configs of the
@@ -29,7 +29,7 @@
     Langfuse cannot hold retrieval labels).
 -#}
 {% macro ragmart_input_formats() -%}
-    {%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}
+    {%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'mlflow'] -%}
     {%- set setting = var('input_format', 'native') -%}
     {%- set formats = {} -%}
     {%- if setting is mapping -%}
@@ -49,7 +49,7 @@
     {%- for family, input_format in formats.items() -%}
         {%- if input_format not in known -%}
             {{ exceptions.raise_compiler_error(
-                "ragmart: var 'input_format' must be 'native', 'phoenix', 'label_studio' or 'langfuse', or a"
+                "ragmart: var 'input_format' must be 'native', 'phoenix', 'label_studio', 'langfuse' or 'mlflow', or a"
                 ~ " mapping of families to them, got '" ~ input_format ~ "'"
                 ~ (" for " ~ family if setting is mapping else "")) }}
         {%- endif -%}

@@ -4,7 +4,8 @@
     row each came from and the raw text of a record that did not parse. Each family's rows come
     from the format the var input_format reads it in: the native export (stg_native__<family>) or
     a tool's (stg_<format>__<family>); the records from the 0005 records input, or with the runs
-    Langfuse records when Langfuse is read (stg_langfuse__records). A view, no copy:
+    Langfuse or MLflow records when one of them is read (stg_langfuse__records,
+    stg_mlflow__records). A view, no copy:
     base_annotation_exports__annotations narrows the exports' rows, the quarantine reads the
     original values of its rejected rows, the training view the long texts of its units and the
     accounting test counts the rows here, so that no model after staging knows where rows came from.
@@ -27,6 +28,9 @@ retrieval_source as (
     {%- elif ragmart_family_format('retrieval') == 'label_studio' %}
     select * from {{ ref('stg_label_studio__annotations') }}
     where family = 'retrieval'
+    {%- elif ragmart_family_format('retrieval') == 'mlflow' %}
+    select * from {{ ref('stg_mlflow__annotations') }}
+    where family = 'retrieval'
     {%- else %}
     select * from {{ ref('stg_native__retrieval') }}
     {%- endif %}
@@ -43,6 +47,9 @@ grounding_source as (
     where family = 'grounding'
     {%- elif ragmart_family_format('grounding') == 'langfuse' %}
     select * from {{ ref('stg_langfuse__annotations') }}
+    where family = 'grounding'
+    {%- elif ragmart_family_format('grounding') == 'mlflow' %}
+    select * from {{ ref('stg_mlflow__annotations') }}
     where family = 'grounding'
     {%- else %}
     select * from {{ ref('stg_native__grounding') }}
@@ -61,6 +68,9 @@ generation_source as (
     {%- elif ragmart_family_format('generation') == 'langfuse' %}
     select * from {{ ref('stg_langfuse__annotations') }}
     where family = 'generation'
+    {%- elif ragmart_family_format('generation') == 'mlflow' %}
+    select * from {{ ref('stg_mlflow__annotations') }}
+    where family = 'generation'
     {%- else %}
     select * from {{ ref('stg_native__generation') }}
     {%- endif %}
@@ -71,6 +81,8 @@ records_source as (
 
     {%- if 'langfuse' in ragmart_input_formats().values() %}
     select * from {{ ref('stg_langfuse__records') }}
+    {%- elif 'mlflow' in ragmart_input_formats().values() %}
+    select * from {{ ref('stg_mlflow__records') }}
     {%- else %}
     select * from {{ ref('stg_native__records') }}
     {%- endif %}

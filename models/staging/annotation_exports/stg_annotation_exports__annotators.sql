@@ -1,6 +1,6 @@
 {#-
     The annotators: the 0005 annotators input (seed or files), and for each tool that records
-    annotator kinds and is read for some family (Phoenix, Langfuse: var input_format) the ids it
+    annotator kinds and is read for some family (Phoenix, Langfuse, MLflow: var input_format) the ids it
     records that the input does not list, with that kind, in the role `annotator`. One row per
     listing (annotator_id, kind, role): rows that list an annotator
     the same way count once, however many files or copies hold them (several daily copies of one
@@ -29,6 +29,12 @@ recorded as (
     {%- if 'langfuse' in formats %}
 
     select * from {{ ref('stg_langfuse__annotators') }}
+
+    union all
+    {%- endif %}
+    {%- if 'mlflow' in formats %}
+
+    select * from {{ ref('stg_mlflow__annotators') }}
 
     union all
     {%- endif %}

@@ -1,6 +1,7 @@
 {#-
     The records input: the 0005 records seed or files (stg_native__records), or, when Langfuse is
-    read for some family, the same rows with the runs Langfuse records (stg_langfuse__records);
+    read for some family, the same rows with the runs Langfuse records (stg_langfuse__records), or
+    when MLflow is, with the runs and query ids MLflow records (stg_mlflow__records);
     one row per distinct row: the exact copies that base_annotation_exports__annotations finds, as
     for the exports (docs/rules.md, Daily exports), are left out.
 -#}
@@ -11,6 +12,8 @@ source as (
 
     {%- if 'langfuse' in ragmart_input_formats().values() %}
     select * from {{ ref('stg_langfuse__records') }}
+    {%- elif 'mlflow' in ragmart_input_formats().values() %}
+    select * from {{ ref('stg_mlflow__records') }}
     {%- else %}
     select * from {{ ref('stg_native__records') }}
     {%- endif %}
