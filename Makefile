@@ -43,7 +43,7 @@ export RAGMART_HF_DIR = $(value HF_DIR)
 export RAGMART_GOLD_DIR = $(value GOLD_DIR)
 comma := ,
 
-.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-quick test-engines lint dbt-build docs pytest clean help phoenix-fixtures label-studio-fixtures langfuse-fixtures
+.PHONY: build build-files gate export export-hf export-gold report report-screenshot metricflow bench test test-quick test-engines lint dbt-build docs pytest clean help phoenix-fixtures mlflow-fixtures label-studio-fixtures langfuse-fixtures
 # Engines besides DuckDB whose marts `make test` proves equal to DuckDB's (scripts/postgres.sh
 # installs and starts a throwaway PostgreSQL); `make test ENGINES=` runs DuckDB only.
 ENGINES ?= postgres
@@ -66,6 +66,7 @@ help:
 	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite dev/tests/fixtures/phoenix with a local Arize Phoenix, on SQLite and on a throwaway PostgreSQL (dev/fixtures/make_phoenix_fixtures.py)"
+	@echo "make mlflow-fixtures   set up .venv-mlflow and rewrite dev/tests/fixtures/mlflow with a local MLflow tracking server, on SQLite and on a throwaway PostgreSQL (dev/fixtures/make_mlflow_fixtures.py)"
 	@echo "make label-studio-fixtures   set up .venv-label-studio and rewrite dev/tests/fixtures/label_studio with a local Label Studio (dev/fixtures/make_label_studio_fixtures.py)"
 	@echo "make langfuse-fixtures   rewrite dev/tests/fixtures/langfuse from Langfuse's documented export layout (dev/fixtures/make_langfuse_fixtures.py; no server)"
 
@@ -262,6 +263,21 @@ $(PHOENIX_VENV)/.phoenix-installed: requirements-phoenix.txt | $(BIN)/.uv-instal
 
 phoenix-fixtures: $(PHOENIX_VENV)/.phoenix-installed
 	scripts/postgres.sh run $(PHOENIX_VENV)/bin/python dev/fixtures/make_phoenix_fixtures.py
+
+# MLflow (requirements-mlflow.txt) in its own venv: dev/fixtures/make_mlflow_fixtures.py starts a local
+# MLflow tracking server (loopback only, a temporary SQLite store), logs traces and feedback of the sample
+# and rewrites dev/tests/fixtures/mlflow from what MLflow wrote; then the same to a server whose store is
+# a database of the throwaway PostgreSQL of scripts/postgres.sh, dumped with pg_dump. The tests read those
+# committed files.
+MLFLOW_VENV ?= .venv-mlflow
+
+$(MLFLOW_VENV)/.mlflow-installed: requirements-mlflow.txt | $(BIN)/.uv-installed
+	@test -x $(MLFLOW_VENV)/bin/python || $(PYTHON) -m venv $(MLFLOW_VENV)
+	$(UV_INSTALL) $(MLFLOW_VENV)/bin/python -r requirements-mlflow.txt
+	@touch $@
+
+mlflow-fixtures: $(MLFLOW_VENV)/.mlflow-installed
+	scripts/postgres.sh run $(MLFLOW_VENV)/bin/python dev/fixtures/make_mlflow_fixtures.py
 
 # Label Studio (requirements-label-studio.txt) in its own venv: dev/fixtures/make_label_studio_fixtures.py starts
 # a local Label Studio (loopback only, a temporary SQLite database), has annotator accounts submit labels
