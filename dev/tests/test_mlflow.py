@@ -229,7 +229,28 @@ def runs(tmp_path_factory):
     # the kind of a judge that only MLflow's generation feedback names, which the native files list
     shutil.copy(native / "annotators.csv", mixed / "annotators_generation.csv")
     build("mixed", mixed, {"input_format": {"retrieval": "mlflow", "grounding": "mlflow", "generation": "native"}})
+    # MLflow beside Langfuse: each adds the runs it records to the records input
+    with_langfuse = root / "with_langfuse"
+    shutil.copytree(FIXTURES / "db", with_langfuse)
+    langfuse = PROJECT / "dev" / "tests" / "fixtures" / "langfuse" / "enriched_jsonl"
+    shutil.copytree(langfuse / LANGFUSE_PROJECT, with_langfuse / LANGFUSE_PROJECT)
+    shutil.copy(langfuse / "records.csv", with_langfuse / "records_langfuse.csv")
+    shutil.copy(langfuse / "annotators.csv", with_langfuse / "annotators_langfuse.csv")
+    build("with_langfuse", with_langfuse,
+          {"input_format": {"retrieval": "mlflow", "grounding": "langfuse", "generation": "mlflow"}})
     return out
+
+
+LANGFUSE_PROJECT = "cmragmartsample0000000001"
+
+
+def test_mlflow_beside_langfuse_keeps_the_runs_each_records(built, runs):
+    """Retrieval and generation from MLflow, grounding from Langfuse: MLflow's records keep the runs and
+    query ids MLflow gives them (as in the store's own build), and Langfuse's the runs of its traces."""
+    both, alone = _records(runs["with_langfuse"][0]), _records(built["build"].db_path)
+    assert alone and set(alone) <= set(both)
+    langfuse_rows = [row for row in both if row not in alone]
+    assert langfuse_rows and all(row[-2] is not None for row in langfuse_rows), langfuse_rows
 
 
 def _experiment_id() -> str:

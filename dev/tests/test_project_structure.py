@@ -43,12 +43,14 @@ CROSS_SYSTEM_READS = {
         "source type)",
     ("stg_mlflow__records", "stg_native__records"): "MLflow adds the runs and query ids it records to the rows "
         "of the 0005 records input",
+    ("stg_mlflow__records", "stg_langfuse__records"): "with Langfuse read for another family, MLflow adds its "
+        "runs to the records Langfuse gave theirs",
 }
 # vars under which every source system's models are enabled, in two parses: each family read from
-# another tool
+# another tool (MLflow's records read Langfuse's when both are read, else the native ones: both reads)
 ALL_TOOLS = [{"input_mode": "files", "input_path": "input", "input_format": formats} for formats in (
-    {"retrieval": "phoenix", "grounding": "langfuse", "generation": "label_studio"},
-    {"retrieval": "mlflow", "grounding": "mlflow", "generation": "native"})]
+    {"retrieval": "phoenix", "grounding": "mlflow", "generation": "label_studio"},
+    {"retrieval": "mlflow", "grounding": "langfuse", "generation": "label_studio"})]
 LAYER_PATTERNS = {
     "staging": re.compile(r"models/staging/(?P<folder>[a-z_]+)/(?:base|stg)_(?P=folder)__[a-z_]+\.(?:sql|py)"),
     "intermediate": re.compile(r"models/intermediate/(?P<folder>[a-z_]+)/int_(?P=folder)__[a-z_]+\.sql"),
@@ -80,7 +82,7 @@ def models(manifest):
 @pytest.fixture(scope="module")
 def tools_manifest(tmp_path_factory):
     """The manifests of `dbt parse` with every source system's models enabled (ALL_TOOLS), merged: the
-    nodes enabled in either, the others disabled."""
+    nodes enabled in either (a node enabled in both with the parents of both), the others disabled."""
     root = tmp_path_factory.mktemp("all_tools")
     project = prepare_project(root, None)
     merged = None
@@ -92,7 +94,11 @@ def tools_manifest(tmp_path_factory):
         if merged is None:
             merged = manifest
         else:
-            merged["nodes"].update(manifest["nodes"])
+            for uid, node in manifest["nodes"].items():
+                if uid in merged["nodes"] and "nodes" in node.get("depends_on", {}):
+                    node["depends_on"]["nodes"] = sorted(set(node["depends_on"]["nodes"])
+                                                         | set(merged["nodes"][uid]["depends_on"]["nodes"]))
+                merged["nodes"][uid] = node
     merged["disabled"] = {uid: nodes for uid, nodes in merged["disabled"].items() if uid not in merged["nodes"]}
     return merged
 

@@ -79,10 +79,10 @@ generation_source as (
 
 records_source as (
 
-    {%- if 'langfuse' in ragmart_input_formats().values() %}
-    select * from {{ ref('stg_langfuse__records') }}
-    {%- elif 'mlflow' in ragmart_input_formats().values() %}
+    {%- if 'mlflow' in ragmart_input_formats().values() %}
     select * from {{ ref('stg_mlflow__records') }}
+    {%- elif 'langfuse' in ragmart_input_formats().values() %}
+    select * from {{ ref('stg_langfuse__records') }}
     {%- else %}
     select * from {{ ref('stg_native__records') }}
     {%- endif %}

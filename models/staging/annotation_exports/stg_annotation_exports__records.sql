@@ -1,7 +1,8 @@
 {#-
     The records input: the 0005 records seed or files (stg_native__records), or, when Langfuse is
     read for some family, the same rows with the runs Langfuse records (stg_langfuse__records), or
-    when MLflow is, with the runs and query ids MLflow records (stg_mlflow__records);
+    when MLflow is, with the runs and query ids MLflow records (stg_mlflow__records, which starts
+    from Langfuse's rows when both are read);
     one row per distinct row: the exact copies that base_annotation_exports__annotations finds, as
     for the exports (docs/rules.md, Daily exports), are left out.
 -#}
@@ -10,10 +11,10 @@ with
 
 source as (
 
-    {%- if 'langfuse' in ragmart_input_formats().values() %}
-    select * from {{ ref('stg_langfuse__records') }}
-    {%- elif 'mlflow' in ragmart_input_formats().values() %}
+    {%- if 'mlflow' in ragmart_input_formats().values() %}
     select * from {{ ref('stg_mlflow__records') }}
+    {%- elif 'langfuse' in ragmart_input_formats().values() %}
+    select * from {{ ref('stg_langfuse__records') }}
     {%- else %}
     select * from {{ ref('stg_native__records') }}
     {%- endif %}

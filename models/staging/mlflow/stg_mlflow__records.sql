@@ -1,6 +1,7 @@
 {#-
     The records input with what MLflow records of them (in the 0005 shape of stg_native__records):
-    every row of the 0005 records input, its run_id and query_id the input's when it gives them, else
+    every row of the 0005 records input (with the runs Langfuse records, when Langfuse is read for
+    another family: stg_langfuse__records), its run_id and query_id the input's when it gives them, else
     the trace's (stg_mlflow__traces: the name of its logged model or source run; its metadata's
     query_id); and for each trace of the experiment that the records input does not list and that
     has a run or a query id, a row of its own. Such a row is placed at the trace's file and row and
@@ -10,9 +11,14 @@
 
 with
 
+{# The records input: the 0005 rows, with the runs Langfuse records when Langfuse is read too. #}
 records_input as (
 
+    {%- if 'langfuse' in ragmart_input_formats().values() %}
+    select * from {{ ref('stg_langfuse__records') }}
+    {%- else %}
     select * from {{ ref('stg_native__records') }}
+    {%- endif %}
 
 ),
 
