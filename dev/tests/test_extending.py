@@ -507,8 +507,8 @@ def add_source_system(edits: Edits) -> None:
     edits.create(change, "models/staging/toy/stg_toy__generation.sql", toy_staging_sql())
     edits.create(change, "models/staging/toy/_toy__models.yml", TOY_YAML.replace("ENABLED", ENABLED))
     edits.replace(change, "macros/inputs/ragmart_inputs.sql",
-                  "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse'] -%}",
-                  "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'toy'] -%}")
+                  "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'mlflow'] -%}",
+                  "{%- set known = ['native', 'phoenix', 'label_studio', 'langfuse', 'mlflow', 'toy'] -%}")
     edits.replace(change, "models/staging/annotation_exports/base_annotation_exports__input_rows.sql",
                   "    {%- else %}\n    select * from {{ ref('stg_native__generation') }}\n",
                   "    {%- elif ragmart_family_format('generation') == 'toy' %}\n"

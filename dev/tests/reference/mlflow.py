@@ -268,13 +268,16 @@ def native_files(database: Path, out: Path, *, experiment: str | None = None, an
 # ------------------------------------------------------------------------------------------ the seeds
 
 
-def seed_differences(native: Path, seeds: Path, records: dict[str, str]) -> dict[str, list]:
+def seed_differences(native: Path, seeds: Path, records: dict[str, str], labels: set[str] | None = None
+                     ) -> dict[str, list]:
     """Compare the native files in `native` with the seeds they were made from: `records` maps each
     native record id to the sample's record_uuid. Per (family, record, annotator, chunk_id) the seeds'
     value of each label is that of the last row (in created_at order, rows whose created_at does not
     parse first, then file order) that gives it; values compare as read (booleans as 1/0, anything else
     as its trimmed text). Returns {"differences": [...], "native_only": [...], "seed_only": [...]}:
-    units or labels that differ, units only the native files hold, units only the seeds hold."""
+    units or labels that differ, units only the native files hold, units only the seeds hold. `labels`:
+    the labels compared (default: every label of the task spec), e.g. those the fixture was sent with
+    when the seeds have a label added since."""
     from export_data import read_boolean, read_timestamp
 
     def read(cell) -> object:
@@ -286,6 +289,7 @@ def seed_differences(native: Path, seeds: Path, records: dict[str, str]) -> dict
         with open(folder / FILES[family], newline="", encoding="utf-8-sig") as fh:
             return list(csv.DictReader(fh))
 
+    compared = labels
     wanted = set(records.values())
     expected: dict[tuple, dict] = {}
     ordered = []
@@ -300,14 +304,15 @@ def seed_differences(native: Path, seeds: Path, records: dict[str, str]) -> dict
                 row["chunk_id"].strip() if family == "retrieval" else "")
         labels = expected.setdefault(unit, {})
         for name in ORDER[family]:
-            if (row.get(name) or "").strip():
+            if (row.get(name) or "").strip() and (compared is None or name in compared):
                 labels[name] = read(row[name])
     found: dict[tuple, dict] = {}
     for family in LABELS:
         for row in rows_of(native, family):
             unit = (family, records.get(row["record_uuid"], row["record_uuid"]), row["annotator_id"].strip(),
                     row["chunk_id"].strip() if family == "retrieval" else "")
-            found[unit] = {name: read(row[name]) for name in ORDER[family] if (row.get(name) or "").strip()}
+            found[unit] = {name: read(row[name]) for name in ORDER[family]
+                           if (row.get(name) or "").strip() and (compared is None or name in compared)}
     return {
         "differences": [(unit, expected[unit], found[unit]) for unit in sorted(set(expected) & set(found))
                         if expected[unit] != found[unit]],
