@@ -63,7 +63,7 @@ help:
 	@echo "make test-quick   while changing a model (about a minute): the sample's full dbt build with its unit tests, and the spec, structure, docs and row-rules checks on DuckDB"
 	@echo "make test-engines   build the sample, edge-case and generated data on PostgreSQL and Spark and compare every public mart with DuckDB"
 	@echo "make metricflow   set up .venv-metricflow, whose mf queries the semantic layer's metrics (docs/reading.md, Semantic layer)"
-	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build (docs/benchmarks.md; BENCH_ONLY=comparison: that alone)"
+	@echo "make bench   generate 200k, 2M and 10M-row exports and measure dbt build against the floor query, and the run comparison against the rest of a two-run build, and daily builds of whole-history exports (docs/benchmarks.md; BENCH_ONLY=comparison or daily: that alone)"
 	@echo "make clean   remove target/, logs/ and the DuckDB files (published, building, failed)"
 	@echo "make phoenix-fixtures   set up .venv-phoenix and rewrite dev/tests/fixtures/phoenix with a local Arize Phoenix, on SQLite and on a throwaway PostgreSQL (dev/fixtures/make_phoenix_fixtures.py)"
 	@echo "make mlflow-fixtures   set up .venv-mlflow and rewrite dev/tests/fixtures/mlflow with a local MLflow tracking server, on SQLite and on a throwaway PostgreSQL (dev/fixtures/make_mlflow_fixtures.py)"
@@ -186,9 +186,14 @@ BENCH_SIZES ?= 200000 2000000 10000000
 BENCH_WORK ?= target/bench
 BENCH_MEMORY_LIMIT ?= 3GB
 BENCH_ONLY ?=
+# the days of the daily scenario (dev/bench/daily.py: whole-history exports, BENCH_ONLY=daily: that alone)
+BENCH_DAYS ?= 1 2 4 8
 bench: $(BIN)/.dev-installed
-	$(BIN)/python dev/bench/benchmark.py --sizes $(BENCH_SIZES) --work $(abspath $(BENCH_WORK)) \
-		$(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT)) $(if $(BENCH_ONLY),--only $(BENCH_ONLY))
+	@if [ "$(BENCH_ONLY)" != daily ]; then $(BIN)/python dev/bench/benchmark.py --sizes $(BENCH_SIZES) \
+		--work $(abspath $(BENCH_WORK)) $(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT)) \
+		$(if $(BENCH_ONLY),--only $(BENCH_ONLY)); fi
+	@if [ -z "$(BENCH_ONLY)" ] || [ "$(BENCH_ONLY)" = daily ]; then \
+		$(BIN)/python dev/bench/daily.py --days $(BENCH_DAYS) --work $(abspath $(BENCH_WORK)); fi
 
 # sqlfluff's processes: two finish `make lint` sooner (60 s against 88 s wall); beside pytest, which
 # keeps both cores busy, `make test` runs one, which spends less CPU (88 s against 110 s: each
