@@ -215,3 +215,22 @@
 {% macro duckdb__ragmart_seed_row_number() -%}
     row_number() over (order by rowid)
 {%- endmacro %}
+
+{#-
+    A tool's name of a label (`expression`, trimmed, empty as null) as the ragmart label the var
+    label_names maps it to, else as it is (Phoenix's annotation names, Langfuse's score names,
+    MLflow's feedback names).
+-#}
+{% macro ragmart_label_name(expression) -%}
+    {%- set label_names = ragmart_setting('label_names') -%}
+    {%- if label_names -%}
+    case {{ ragmart_clean_text(expression) }}
+        {%- for tool_name, label in label_names.items() %}
+        when '{{ tool_name | replace("'", "''") }}' then '{{ label }}'
+        {%- endfor %}
+        else {{ ragmart_clean_text(expression) }}
+    end
+    {%- else -%}
+    {{ ragmart_clean_text(expression) }}
+    {%- endif -%}
+{%- endmacro %}

@@ -69,16 +69,7 @@ named as (
 
     select
         *,
-        {%- if label_names %}
-        case {{ ragmart_clean_text('name') }}
-            {%- for tool_name, label in label_names.items() %}
-            when '{{ tool_name | replace("'", "''") }}' then '{{ label }}'
-            {%- endfor %}
-            else {{ ragmart_clean_text('name') }}
-        end as label_name,
-        {%- else %}
-        {{ ragmart_clean_text('name') }} as label_name,
-        {%- endif %}
+        {{ ragmart_label_name('name') }} as label_name,
         upper({{ ragmart_clean_text('source') }}) as score_source,
         upper({{ ragmart_clean_text('data_type') }}) as score_data_type,
         {#- DuckDB's try_cast: Langfuse is read in files mode, on DuckDB only -#}

@@ -17,7 +17,6 @@
     valid feedback of one source for one label of one unit, the latest counts (`is_latest`: by
     last_update_time, then assessment id).
 -#}
-{%- set label_names = ragmart_setting('label_names') %}
 {%- set threshold = ragmart_setting('score_threshold') %}
 
 with
@@ -65,16 +64,7 @@ assessments as (
         end as annotator_kind,
         {#- DuckDB's try_cast: MLflow is read in files mode, on DuckDB only -#}
         try_cast(export.chunk_index as double) as chunk_number,
-        {%- if label_names %}
-        case {{ ragmart_clean_text('export.name') }}
-            {%- for tool_name, label in label_names.items() %}
-            when '{{ tool_name | replace("'", "''") }}' then '{{ label }}'
-            {%- endfor %}
-            else {{ ragmart_clean_text('export.name') }}
-        end as label_name,
-        {%- else %}
-        {{ ragmart_clean_text('export.name') }} as label_name,
-        {%- endif %}
+        {{ ragmart_label_name('export.name') }} as label_name,
         spans.span_type,
         coalesce(spans.is_root, false) as is_root_span
 

@@ -48,16 +48,7 @@ named as (
 
     select
         *,
-        {%- if label_names %}
-        case {{ ragmart_clean_text('name') }}
-            {%- for tool_name, label in label_names.items() %}
-            when '{{ tool_name | replace("'", "''") }}' then '{{ label }}'
-            {%- endfor %}
-            else {{ ragmart_clean_text('name') }}
-        end as label_name,
-        {%- else %}
-        {{ ragmart_clean_text('name') }} as label_name,
-        {%- endif %}
+        {{ ragmart_label_name('name') }} as label_name,
         {{ ragmart_clean_text('coalesce(identifier, metadata_annotator_id)') }} as annotator_id,
         {#- DuckDB's try_cast: Phoenix is read in files mode, on DuckDB only -#}
         try_cast(score as double) as score_number
