@@ -1,6 +1,7 @@
 {#-
     Accounting (docs/rules.md): for each export (and the records seed), rows in the file = accepted + rejected
-    + superseded + exact copies left out + blank rows skipped, and every distinct row has exactly one of
+    + superseded + exact copies left out + blank rows skipped (the copies the files reader left out
+    as it read a file are in no input row: rows read = input rows + those), and every distinct row has exactly one of
     those statuses. Returns the tasks where the books do not balance. The inputs are the rows as given
     of each input (base_annotation_exports__input_rows), whatever the source system.
 -#}
@@ -41,7 +42,8 @@ left_out_counts as (
     select
         task,
         sum(n_rows_read) as n_rows_read,
-        sum(n_blank + n_repeated) as n_left_out
+        sum(n_left_out_when_read) as n_left_out_when_read,
+        sum(n_blank + n_repeated - n_left_out_when_read) as n_left_out
 
     from export_files
     group by task
@@ -74,6 +76,7 @@ books as (
         coalesce(status_counts.n_rejected, 0) as n_rejected,
         coalesce(status_counts.n_superseded, 0) as n_superseded,
         coalesce(left_out_counts.n_rows_read, export_rows.n_export_rows) as n_rows_read,
+        coalesce(left_out_counts.n_left_out_when_read, 0) as n_left_out_when_read,
         coalesce(left_out_counts.n_left_out, 0) as n_left_out
 
     from export_rows
@@ -87,6 +90,6 @@ books as (
 select * from books
 where
     n_export_rows <> n_accepted + n_rejected + n_superseded + n_left_out
-    or n_rows_read <> n_export_rows
+    or n_rows_read <> n_export_rows + n_left_out_when_read
     or n_status_rows + n_left_out <> n_export_rows
     or n_distinct_rows + n_left_out <> n_export_rows

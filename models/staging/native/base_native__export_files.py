@@ -46,6 +46,7 @@ one name stops the build with a message that names the file (and the column, or 
 import codecs
 import csv
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -493,16 +494,132 @@ def _stop_on_empty_exports(found, empty_files, allowed):
             + chr(125) + "'")
 
 
+STATE_COLUMNS = ["ragmart_file_input", "ragmart_file_bytes", "ragmart_file_modified", "ragmart_file_digest",
+                 "ragmart_file_rows", "ragmart_rows_left_out", "ragmart_file_state", "ragmart_read_with"]
+
+
+def _no_rows_sql():
+    """The model's own columns and no row."""
+    return ("select cast(null as varchar) as ragmart_input, cast(null as varchar) as ragmart_source_file,"
+            " cast(null as bigint) as ragmart_source_row, cast(null as varchar) as ragmart_file_columns,"
+            " cast(null as varchar) as ragmart_malformed_record, cast(null as hugeint) as ragmart_row_digest,"
+            " cast(null as boolean) as ragmart_copy_candidate where false")
+
+
 def _no_rows(session):
     """No input file: the model's columns and no row."""
-    return session.sql("select cast(null as varchar) as ragmart_input, cast(null as bigint) as ragmart_file_index,"
-                       " cast(null as varchar) as ragmart_source_file, cast(null as bigint) as ragmart_source_row,"
-                       " cast(null as varchar) as ragmart_file_columns, cast(null as varchar) as"
-                       " ragmart_malformed_record where false")
+    return session.sql("select *, cast(null as varchar) as ragmart_file_input, cast(null as bigint) as ragmart_file_bytes,"
+                       " cast(null as bigint) as ragmart_file_modified, cast(null as varchar) as ragmart_file_digest,"
+                       " cast(null as bigint) as ragmart_file_rows, cast(null as bigint) as ragmart_rows_left_out,"
+                       " cast(null as varchar) as ragmart_file_state, cast(null as varchar) as ragmart_read_with"
+                       f" from ({_no_rows_sql()})")
+
+
+def _code_digest():
+    """A digest of this reader's code (every function's bytecode and constants): rows kept from an earlier
+    build were read by the same code only when it is equal, so a new version of ragmart reads every file
+    again on its first build."""
+    def code_bytes(code):
+        parts = [code.co_code]
+        for const in code.co_consts:
+            parts.append(code_bytes(const) if hasattr(const, "co_code") else repr(const).encode())
+        return b"".join(parts)
+    # the functions of this file alone: dbt appends its own (ref, source, ...) after them, with this build's values
+    limit = globals()["ref"].__code__.co_firstlineno if "ref" in globals() else float("inf")
+    functions = [value for value in globals().values()
+                 if callable(value) and hasattr(value, "__code__") and value.__code__.co_firstlineno < limit]
+    digest = hashlib.sha256()
+    for function in sorted(functions, key=lambda value: value.__name__):
+        digest.update(function.__name__.encode() + code_bytes(function.__code__))
+    return digest.hexdigest()
+
+
+def _file_digest(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _stored_files(session, this):
+    """The files an earlier build read into this table (name: its state row), or None when the table
+    has no state to go on (its rows predate it)."""
+    columns = {row[0] for row in session.execute(f"describe {this}").fetchall()}
+    if not set(STATE_COLUMNS + ["ragmart_row_digest", "ragmart_copy_candidate"]) <= columns:
+        return None
+    rows = session.execute(
+        "select ragmart_source_file, ragmart_file_input, ragmart_file_bytes, ragmart_file_modified,"
+        f" ragmart_file_digest, ragmart_file_rows, ragmart_rows_left_out, ragmart_read_with from {this}"
+        " where ragmart_input = 'file' and ragmart_file_state = 'read'").fetchall()
+    names = ["input", "bytes", "modified", "digest", "rows", "left_out", "read_with"]
+    return {row[0]: dict(zip(names, row[1:])) for row in rows}
+
+
+def _plan(files, stored, read_with):
+    """Which files to read: (mode, files to read, files kept as read before, reason). `files` are
+    (input, path, bytes, modified) in reading order. A file is kept when an earlier build read it with
+    the same settings and code and its size and modification time (or, the time aside, its content
+    digest) are unchanged; new files are read alone when each sorts after every kept file of its
+    input. Anything else (a changed, removed or earlier-sorting file, other settings) reads every file."""
+    if stored is None:
+        return "all", files, [], "no file was read before into this database"
+    if any(entry["read_with"] != read_with for entry in stored.values()):
+        return "all", files, [], "the settings that read the files, or ragmart's reader, changed since the last build"
+    names = {os.path.basename(path) for _, path, _, _ in files}
+    removed = sorted(set(stored) - names)
+    if removed:
+        return "all", files, [], f"{removed[0]} was read at an earlier build and is no longer in the folder"
+    kept, new = [], []
+    for entry in files:
+        input_name, path, size, modified = entry
+        name = os.path.basename(path)
+        before = stored.get(name)
+        if before is None:
+            new.append(entry)
+        elif before["input"] != input_name or before["bytes"] != size:
+            return "all", files, [], f"{name} changed since it was read (its size differs)"
+        elif before["modified"] != modified and before["digest"] != _file_digest(path):
+            return "all", files, [], f"{name} changed since it was read (its content differs)"
+        else:
+            kept.append(entry)
+    for input_name, path, _, _ in new:
+        name = os.path.basename(path)
+        later = [other for other, entry in stored.items() if entry["input"] == input_name and other.encode() > name.encode()]
+        if later:
+            return "all", files, [], f"{name} is new and sorts before {max(later)}, read at an earlier build"
+    return "new", new, kept, None
+
+
+def _quoted_list(names):
+    return ", ".join(_sql_text(name) for name in names)
+
+
+def _row_digest_sql(columns):
+    """A row's digest: MD5 of every non-null value with its column name and length, columns by name (so
+    a column a file lacks and a null value give the same digest: rows equal as appended by name)."""
+    parts = [f"case when {_identifier(name)} is not null then {_sql_text(name + '=')} || length({_identifier(name)})"
+             f" || ':' || {_identifier(name)} end" for name in sorted(columns)]
+    return f"md5_number(concat_ws('|', {', '.join(parts)}))"
+
+
+def _copy_candidate_sql(columns):
+    """True for a row that is surely not blank (staging's copy key holds a value: a record_uuid, chunk_id,
+    annotator_id or created_at with a character other than a space, tab or line end, or a record that
+    does not parse): only such a row may be left out as a copy, a blank row is counted as blank."""
+    keys = [name for name in ("record_uuid", "chunk_id", "annotator_id", "created_at") if name in columns]
+    tests = ["ragmart_malformed_record is not null"] + [
+        f"regexp_matches(coalesce({_identifier(name)}, ''), '[^ \\t\\n\\r]')" for name in keys]
+    return "(" + " or ".join(tests) + ")"
+
+
+def _columns_of(session, relation):
+    return [row[0] for row in session.execute(f"describe {relation}").fetchall()]
 
 
 def model(dbt, session):
-    dbt.config(materialized="table")
+    dbt.config(materialized="incremental", incremental_strategy="delete+insert", unique_key="ragmart_source_file",
+               on_schema_change="append_new_columns")
     folder = _setting(dbt.config.get("input_path"))
     # each dbt.config.get on a line of its own: dbt finds the settings a Python model reads in its code
     encoding_setting = _setting(dbt.config.get("input_encoding"))
@@ -538,25 +655,126 @@ def model(dbt, session):
             f"no {' or '.join(missing)} file (.csv, .tsv, .txt, .gz or .parquet) in input_path '{folder}'"
             f" (files whose names match no input: {others}); each export of the native format is required")
 
+    files = []
+    for input_name in inputs:
+        for path in found[input_name]:
+            stat = os.stat(path)
+            files.append((input_name, path, stat.st_size, stat.st_mtime_ns))
+    read_with = json.dumps({"input_encoding": encoding, "csv_delimiter": forced_delimiter, "families": families,
+                            "reader": _code_digest()}, sort_keys=True)
+    this = str(dbt.this) if dbt.is_incremental else None
+    stored = _stored_files(session, this) if this else None
+    mode, to_read, kept, reason = _plan(files, stored, read_with)
+    if this and mode == "all":
+        print(f"ragmart: every file of input_path is read again: {reason}", flush=True)
+    if kept:
+        names = [os.path.basename(path) for _, path, _, _ in kept]
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        print(f"ragmart: {len(kept)} file(s) read at an earlier build and unchanged, not read again: {shown}", flush=True)
+
     work_dir = tempfile.mkdtemp(prefix="ragmart_files_")  # clean copies of files re-read record by record
-    scans, file_index, empty_files = [], 0, {name: [] for name in inputs}
+    scans = []
     try:
-        for input_name in inputs:
-            for path in found[input_name]:
-                file_index += 1
-                try:
-                    if path.lower().endswith(".parquet"):
-                        scan = _parquet_scan(session, path, input_name, file_index)
-                    else:
-                        scan = _csv_scan(session, path, input_name, file_index, encoding, forced_delimiter, work_dir)
-                except OSError as error:
-                    raise ExportFileError(f"{os.path.basename(path)}: the file cannot be read ({error})") from None
-                scans.append(scan)
-                if not session.execute(f"select 1 from ({scan}) as file_rows limit 1").fetchall():
-                    empty_files[input_name].append(os.path.basename(path))
+        for file_index, (input_name, path, _, _) in enumerate(to_read, start=1):
+            try:
+                if path.lower().endswith(".parquet"):
+                    scans.append(_parquet_scan(session, path, input_name, file_index))
+                else:
+                    scans.append(_csv_scan(session, path, input_name, file_index, encoding, forced_delimiter, work_dir))
+            except OSError as error:
+                raise ExportFileError(f"{os.path.basename(path)}: the file cannot be read ({error})") from None
+        if scans:
+            session.execute("create or replace temp table ragmart_read as " + " union all by name ".join(scans))
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
+    for file_index in range(1, len(to_read) + 1):
+        session.execute(f"drop table if exists ragmart_file_{file_index}")
+        session.execute(f"drop table if exists ragmart_reread_{file_index}")
+    counts = dict(session.execute("select ragmart_source_file, count(*) from ragmart_read group by all").fetchall()) \
+        if scans else {}
+    empty_files = {name: [] for name in inputs}
+    for input_name, path, _, _ in files:
+        name = os.path.basename(path)
+        rows = stored[name]["rows"] if any(path == other for _, other, _, _ in kept) else counts.get(name, 0)
+        if rows == 0:
+            empty_files[input_name].append(name)
     _stop_on_empty_exports(found, empty_files, allowed_empty)
-    if not scans:  # a tool's export without annotators or records files: no row, the columns alone
-        return _no_rows(session)
-    return session.sql(" union all by name ".join(scans))
+    return _batch(session, this, stored, mode, to_read, kept, families, read_with, bool(scans))
+
+
+def _batch(session, this, stored, mode, to_read, kept, families, read_with, any_read):
+    """What this build adds to the table (dbt's delete+insert replaces every file named in it): the rows of
+    the files read, without the exact copies of rows of a file that sorts later (of the native exports;
+    counted per file), the rows kept from earlier files that lose rows to the new files, and one state row
+    (ragmart_input `file`) per file read, per earlier file that lost rows, and per file gone (`removed`)."""
+    families_sql = _quoted_list(families) if families else "''"
+    if any_read:
+        columns = [name for name in _columns_of(session, "ragmart_read") if name != "ragmart_file_index"]
+        digest_columns = [name for name in columns if name not in ("ragmart_source_file", "ragmart_source_row")]
+        session.execute(
+            "create or replace temp table ragmart_rows as select * exclude (ragmart_file_index),"
+            f" {_row_digest_sql(digest_columns)} as ragmart_row_digest,"
+            f" ragmart_input in ({families_sql}) and {_copy_candidate_sql(columns)} as ragmart_copy_candidate"
+            " from ragmart_read")
+        session.execute("drop table ragmart_read")
+        session.execute(
+            "create or replace temp table ragmart_rows as select *, coalesce(ragmart_copy_candidate"
+            " and ragmart_source_file < max(ragmart_source_file) over (partition by ragmart_input, ragmart_row_digest),"
+            " false) as ragmart_left_out from ragmart_rows")
+    else:
+        session.execute(f"create or replace temp table ragmart_rows as select *, false as ragmart_left_out"
+                        f" from ({_no_rows_sql()}) as no_rows")
+    kept_names = [os.path.basename(path) for _, path, _, _ in kept]
+    dropped_before = {}
+    if mode == "new" and kept_names and any_read:
+        session.execute(
+            "create or replace temp table ragmart_dropped_before as"
+            f" select stored.ragmart_source_file, stored.ragmart_source_row from {this} as stored"
+            " semi join (select distinct ragmart_input, ragmart_row_digest from ragmart_rows) as new_rows"
+            " using (ragmart_input, ragmart_row_digest)"
+            f" where stored.ragmart_copy_candidate and stored.ragmart_source_file in ({_quoted_list(kept_names)})")
+        dropped_before = dict(session.execute(
+            "select ragmart_source_file, count(*) from ragmart_dropped_before group by all").fetchall())
+    read_counts = {row[0]: row[1:] for row in session.execute(
+        "select ragmart_source_file, count(*), count(*) filter (where ragmart_left_out) from ragmart_rows"
+        " group by all").fetchall()}
+    states = []
+    for input_name, path, size, modified in to_read:
+        name = os.path.basename(path)
+        n_rows, n_left_out = read_counts.get(name, (0, 0))
+        states.append((name, input_name, size, modified, _file_digest(path), n_rows, n_left_out, "read"))
+        copies = f", {n_left_out} of them exact copies of rows of a later file, left out" if n_left_out else ""
+        print(f"ragmart: read {name} ({n_rows} rows{copies})", flush=True)
+    for name, n_dropped in sorted(dropped_before.items()):
+        entry = stored[name]
+        states.append((name, entry["input"], entry["bytes"], entry["modified"], entry["digest"], entry["rows"],
+                       entry["left_out"] + n_dropped, "read"))
+        print(f"ragmart: {name}: {n_dropped} rows kept from an earlier build are exact copies of rows of a new file,"
+              " left out", flush=True)
+    if this and mode == "all":
+        present = {os.path.basename(path) for _, path, _, _ in to_read}
+        gone = [row[0] for row in session.execute(
+            f"select distinct ragmart_source_file from {this} where ragmart_source_file is not null"
+            " and (ragmart_input <> 'file' or ragmart_file_state = 'read')").fetchall() if row[0] not in present]
+        for name in sorted(gone):
+            states.append((name, None, None, None, None, None, None, "removed"))
+            print(f"ragmart: {name}: read at an earlier build, no longer in the folder: its rows are removed", flush=True)
+    session.execute("create or replace temp table ragmart_states (ragmart_source_file varchar, ragmart_file_input varchar,"
+                    " ragmart_file_bytes bigint, ragmart_file_modified bigint, ragmart_file_digest varchar,"
+                    " ragmart_file_rows bigint, ragmart_rows_left_out bigint, ragmart_file_state varchar)")
+    if states:
+        session.executemany("insert into ragmart_states values (?, ?, ?, ?, ?, ?, ?, ?)", states)
+    parts = ["select * exclude (ragmart_left_out) from ragmart_rows where not ragmart_left_out",
+             "select 'file' as ragmart_input, cast(null as bigint) as ragmart_source_row,"
+             f" {_sql_text(read_with)} as ragmart_read_with, * from ragmart_states"]
+    if dropped_before:
+        parts.append(
+            f"select stored.* from {this} as stored anti join ragmart_dropped_before"
+            " using (ragmart_source_file, ragmart_source_row) where stored.ragmart_input <> 'file'"
+            f" and stored.ragmart_source_file in ({_quoted_list(sorted(dropped_before))})")
+    session.execute("create or replace temp table ragmart_batch as " + " union all by name ".join(parts))
+    batch_columns = set(_columns_of(session, "ragmart_batch"))
+    missing = [(name, kind) for name, kind, *_ in session.execute(f"describe {this}").fetchall()
+               if name not in batch_columns] if this else []
+    extra = "".join(f", cast(null as {kind}) as {_identifier(name)}" for name, kind in missing)
+    return session.sql(f"select *{extra} from ragmart_batch")
