@@ -53,6 +53,7 @@ ENGINE_DATA_SETS ?= sample,edge
 help:
 	@echo "make build   set up .venv, load the seeds, build every model with its data tests on DuckDB (no unit tests), print the metrics"
 	@echo "make build-files INPUT=/path/to/exports   the same on a folder of export files (CSV or Parquet); with VARS='{input_format: phoenix}' and PHOENIX_SQL_DATABASE_URL set, Phoenix's database read in place (INPUT optional; likewise VARS='{input_format: mlflow}' and MLFLOW_BACKEND_STORE_URI)"
+	@echo "make build-files INPUT=... FULL_REFRESH=1   read every file again (a build reads only the files the published database has not read)"
 	@echo "make gate VARS='{baseline_run_id: prod}'   after a build: fail when a candidate is significantly worse than the production run (the printed verdict)"
 	@echo "make export [EXPORT_DIR=folder]   write every public mart of ragmart.duckdb as Parquet and CSV (default: target/export)"
 	@echo "make export-hf [HF_DIR=folder]   the training view (consensus labels as text/text_pair) as a Hugging Face dataset folder (default: target/hf)"
@@ -140,7 +141,7 @@ build: $(BIN)/.runtime-installed
 # or MLFLOW_BACKEND_STORE_URI MLflow's tracking store (VARS='{input_format: mlflow}').
 build-files: $(BIN)/.runtime-installed
 	@test -n "$$RAGMART_INPUT$$PHOENIX_SQL_DATABASE_URL$$MLFLOW_BACKEND_STORE_URI" || { echo "usage: make build-files INPUT=/path/to/exports, or with VARS='{input_format: phoenix}' set PHOENIX_SQL_DATABASE_URL to Phoenix's database (VARS='{input_format: mlflow}': MLFLOW_BACKEND_STORE_URI to MLflow's store; INPUT then optional)" >&2; exit 2; }
-	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS"
+	$(BIN)/python scripts/build.py --input="$$RAGMART_INPUT" --relative-to="$$RAGMART_CALLER_DIR" --vars="$$RAGMART_VARS" $(if $(filter-out 0,$(FULL_REFRESH)),--full-refresh)
 
 # The release gate: after build or build-files, reads the published database read-only and fails when a
 # candidate is significantly worse than the production run, VARS='{baseline_run_id: prod}' (scripts/gate.py --help).

@@ -496,7 +496,8 @@ def take_lock(dbs: Databases, timeout: float | None = None):
     return handle
 
 
-def publish(dbs: Databases, command: list[str], timeout: float | None = None, built_with: dict | None = None) -> int:
+def publish(dbs: Databases, command: list[str], timeout: float | None = None, built_with: dict | None = None,
+            keep_state: bool = False) -> int:
     """Under the database's lock, run dbt into the building file, print its metrics and move it over the
     published file (and write `built_with`, how it was built, beside it); the exit code."""
     try:
@@ -505,7 +506,7 @@ def publish(dbs: Databases, command: list[str], timeout: float | None = None, bu
         print(f"error: {error}", file=sys.stderr)
         return 2
     with lock:
-        return _publish(dbs, command, built_with)
+        return _publish(dbs, command, built_with, keep_state)
 
 
 def make_command(input_given: str | None, variables: dict) -> dict:
@@ -523,12 +524,14 @@ def write_built_with(dbs: Databases, built_with: dict) -> None:
     os.replace(new, dbs.built_with)
 
 
-def _publish(dbs: Databases, command: list[str], built_with: dict | None = None) -> int:
+def _publish(dbs: Databases, command: list[str], built_with: dict | None = None, keep_state: bool = False) -> int:
     # under the lock, any building folder but this process's is left by a build that ended
     stale_folders = dbs.published.parent.glob(f"{dbs.published.stem}.building-*")
     for stale in [*stale_folders, dbs.failed, *_companions(dbs.failed), dbs.unpublished, *_companions(dbs.unpublished)]:
         _remove(stale)
     dbs.building.parent.mkdir()
+    if keep_state:
+        carry_state(dbs)
     # dbt runs in the building folder with the profile's default path (relative, so the new file lands
     # there): the profile dbt renders is then the one of a plain `dbt build`, and dbt keeps its parse
     env = dict(os.environ, RAGMART_DUCKDB_PATH=dbs.building.name)
@@ -570,6 +573,39 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None)
     return 0
 
 
+# The tables that carry what a files-mode build read to the next build (the folder's reader keeps one row
+# per file read, and the rows it kept): copied from the published database into the new one before dbt runs.
+STATE_TABLES = ("base_native__export_files",)
+
+
+def carry_state(dbs: Databases) -> None:
+    """Copy STATE_TABLES from the published database into the new (building) one, so that dbt's incremental
+    reader reads only the files it has not read; the published file is opened read-only and left as it is.
+    When it cannot be read (another process writes it), the build reads every file, and says so."""
+    if not dbs.published.exists():
+        return
+    import duckdb
+
+    names = ", ".join(f"'{name}'" for name in STATE_TABLES)
+    try:
+        with duckdb.connect(str(dbs.building)) as con:
+            con.execute(f"attach '{dbs.published}' as published (read_only)")
+            tables = con.execute(
+                "select table_schema, table_name from information_schema.tables where table_catalog = 'published'"
+                f" and table_type = 'BASE TABLE' and table_name in ({names})").fetchall()
+            for schema, name in tables:
+                con.execute(f'create schema if not exists "{schema}"')
+                con.execute(f'create table "{schema}"."{name}" as select * from published."{schema}"."{name}"')
+            con.execute("detach published")
+    except duckdb.Error as error:
+        _remove(dbs.building)
+        print(f"note: what the last build read could not be taken from {dbs.published}"
+              f" ({str(error).splitlines()[0]}); every input file is read", flush=True)
+        return
+    if tables:
+        print(f"files read at the last build: taken from {dbs.published} (FULL_REFRESH=1 reads every file)", flush=True)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__,
@@ -586,6 +622,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "and excludes the seeds)")
     parser.add_argument("--relative-to", metavar="DIR",
                         help="the folder a relative --input is relative to (default: the current folder)")
+    parser.add_argument("--full-refresh", action="store_true",
+                        help="files mode: read every input file again (dbt build --full-refresh), instead of only the"
+                        " files the published database has not read")
     parser.add_argument("dbt_args", nargs="*", metavar="-- DBT_ARG", help="extra arguments for dbt build")
     return parser.parse_args(argv)
 
@@ -609,12 +648,15 @@ def main(argv: list[str] | None = None) -> int:
         if folder is not None:
             check_input_folder(folder, variables)
         files_mode = args.input is not None
-        command = dbt_command(find_dbt(), build_vars(variables, folder, files_mode), files_mode, args.dbt_args)
+        dbt_args = [*args.dbt_args, "--full-refresh"] if args.full_refresh and "--full-refresh" not in args.dbt_args \
+            else args.dbt_args
+        command = dbt_command(find_dbt(), build_vars(variables, folder, files_mode), files_mode, dbt_args)
         dbs = databases()
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return publish(dbs, command, built_with=make_command(args.input, variables))
+    keep_state = files_mode and not args.full_refresh and "--full-refresh" not in args.dbt_args
+    return publish(dbs, command, built_with=make_command(args.input, variables), keep_state=keep_state)
 
 
 if __name__ == "__main__":
