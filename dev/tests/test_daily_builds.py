@@ -1,0 +1,253 @@
+"""Daily builds (docs/inputs.md, "Daily builds"): a folder built into the same published database day
+after day reads only the files it has not read, and each day's public marts equal those of a build
+of the same folder from scratch.
+
+One project copy and one sequence of folders of the project's sample (each export as daily
+whole-history files: the first day holds the first half of its rows, every later day all rows so
+far), each built with scripts/build.py into one published database, after the days before:
+
+1. day 1: one file per export (every file read);
+2. day 2: the day-2 exports (every row, five copies of their own rows, three blank rows): the day-1
+   files are not read again, and their rows, all copies of day-2 rows, are left out;
+3. day 3: day 2's retrieval file touched (same bytes, a new modification time) and a day-3
+   re-export of every export with a fix (one label changed): nothing is read again but day 3's;
+4. day 4 fails: a day-4 retrieval file with two columns of one name stops the build; the published
+   database, its marts and what it read are those of day 3;
+5. day 5: the day-4 file fixed, and day 2's grounding file changed in place: every file is read again;
+6. day 6: the day-1 files removed: every file is read again, and their rows are gone.
+
+Each day's marts (every public mart, export_row_counts and the quarantine included) equal a build of
+the same folder from scratch (FULL_REFRESH, into a database of its own; dbt's tests left out there),
+and a last `make build-files FULL_REFRESH=1` over day 6's database reads every file and gives the same
+marts, as plain `dbt build --full-refresh` in place does (and a plain `dbt build` after it reads no
+file). The reader's plan (which files are read) is checked on its own too, without dbt.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from export_schema import FILES, write_csv
+from kit.adapters import public_mart_rows, reader_module, rows_equal
+from kit.builds import PROJECT, prepare_project
+
+pytestmark = pytest.mark.slow                      # eleven builds of the sample in files mode, one make, two plain dbt
+
+EXPORTS = ["retrieval", "grounding", "generation"]
+DAYS = ["2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
+READER = "models/staging/native/base_native__export_files.py"
+
+
+def _rows(task: str) -> tuple[list[str], list[list[str]]]:
+    import csv
+    with open(PROJECT / "seeds" / FILES[task], newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], rows[1:]
+
+
+def _fixed(header: list[str], rows: list[list[str]], task: str) -> list[list[str]]:
+    """The rows with one label of the first row that has one flipped (a re-export with a fix)."""
+    labels = {"retrieval": "topically_relevant", "grounding": "support_present", "generation": "helpful"}
+    column = header.index(labels[task])
+    out = [list(row) for row in rows]
+    for row in out:
+        if row[column].strip().lower() in ("true", "false"):
+            row[column] = "false" if row[column].strip().lower() == "true" else "true"
+            break
+    return out
+
+
+def _day_files(folder: Path, day: int) -> None:
+    """Writes day `day`'s whole-history export of each family into `folder`."""
+    for task in EXPORTS:
+        header, rows = _rows(task)
+        path = folder / f"{task}_{DAYS[day - 1]}.csv"
+        if day == 1:
+            write_csv(path, header, rows[: len(rows) // 2])
+        elif day == 2:
+            write_csv(path, header, rows + rows[:5])
+            with open(path, "a", encoding="utf-8", newline="") as fh:
+                fh.write("," * (len(header) - 1) + "\n,,\n   \n")
+        else:
+            write_csv(path, header, _fixed(header, rows, task))
+
+
+def _side_files(folder: Path) -> None:
+    for name in ("annotators", "records"):
+        shutil.copyfile(PROJECT / "seeds" / FILES[name], folder / FILES[name])
+
+
+class Daily:
+    def __init__(self, tmp: Path):
+        self.project = prepare_project(tmp, None)
+        venv = PROJECT / ".venv" if (PROJECT / ".venv").exists() else Path(sys.prefix)
+        (self.project / ".venv").symlink_to(venv.resolve())
+        self.folder = tmp / "exports"
+        self.folder.mkdir()
+        self.database = tmp / "published" / "ragmart.duckdb"
+        self.scratch = tmp / "scratch"
+
+    def build(self, database: Path, *extra: str, dbt_args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+        env.update(RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+        command = [str(self.project / ".venv" / "bin" / "python"), "scripts/build.py", "--input", str(self.folder),
+                   *extra, *(["--", *dbt_args] if dbt_args else [])]
+        return subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True)
+
+    def dbt(self, database: Path, *extra: str) -> subprocess.CompletedProcess:
+        """Plain `dbt build` of the folder in place into `database` (no publish; dbt's tests left out)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+        env.update(RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+        variables = f'{{"input_mode": "files", "input_path": "{self.folder}"}}'
+        command = [str(self.project / ".venv" / "bin" / "dbt"), "build", "--project-dir", str(self.project),
+                   "--profiles-dir", str(self.project / "profiles"), "--exclude", "resource_type:seed",
+                   "--exclude-resource-type", "test", "--vars", variables, *extra]
+        return subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True)
+
+    def day(self, name: str) -> tuple[subprocess.CompletedProcess, dict, dict]:
+        """The folder built after the days before, and from scratch: (the build, its marts, scratch's)."""
+        result = self.build(self.database)
+        assert result.returncode == 0, f"{name}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
+        scratch = self.scratch / name / "ragmart.duckdb"
+        fresh = self.build(scratch, "--full-refresh", dbt_args=("--exclude-resource-type", "test"))
+        assert fresh.returncode == 0, f"{name} from scratch: {fresh.stdout[-4000:]}{fresh.stderr[-2000:]}"
+        return result, public_mart_rows(self.database), public_mart_rows(scratch)
+
+
+def _assert_same_marts(name: str, got: dict, want: dict) -> None:
+    assert sorted(got) == sorted(want), name
+    different = [mart for mart in want if not rows_equal(got[mart], want[mart])]
+    assert not different, f"{name}: these marts differ from a build from scratch of the same folder: {different}"
+    assert sum(len(rows) for rows in want.values()) > 0
+
+
+def _read_files(output: str) -> list[str]:
+    return sorted(line.split()[2] for line in output.splitlines() if line.startswith("ragmart: read "))
+
+
+def _state(database: Path) -> list[tuple]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        return con.execute("select source_file, n_rows_read, n_left_out_when_read from staging.stg_native__files"
+                           " order by source_file").fetchall()
+
+
+@pytest.fixture(scope="module")
+def daily(tmp_path_factory):
+    return Daily(tmp_path_factory.mktemp("daily_builds"))
+
+
+def test_a_folder_built_day_after_day_reads_each_file_once_and_gives_the_marts_from_scratch(daily):
+    folder = daily.folder
+    _side_files(folder)
+
+    _day_files(folder, 1)
+    first, got, want = daily.day("day 1")
+    _assert_same_marts("day 1", got, want)
+    assert _read_files(first.stdout) == sorted([f"{t}_{DAYS[0]}.csv" for t in EXPORTS] + ["annotators.csv", "records.csv"])
+
+    _day_files(folder, 2)
+    second, got, want = daily.day("day 2")
+    _assert_same_marts("day 2", got, want)
+    assert _read_files(second.stdout) == sorted(f"{t}_{DAYS[1]}.csv" for t in EXPORTS)
+    assert "5 file(s) read at an earlier build and unchanged, not read again" in second.stdout
+    day_one = {row[0]: row for row in _state(daily.database) if DAYS[0] in row[0]}
+    assert all(n_left_out == n_rows > 0 for _, n_rows, n_left_out in day_one.values()), day_one
+
+    retrieval_two = folder / f"retrieval_{DAYS[1]}.csv"
+    later = time.time() + 5
+    os.utime(retrieval_two, (later, later))
+    _day_files(folder, 3)
+    third, got, want = daily.day("day 3")
+    _assert_same_marts("day 3", got, want)
+    assert _read_files(third.stdout) == sorted(f"{t}_{DAYS[2]}.csv" for t in EXPORTS)
+    day_three_marts = got
+
+    header, rows = _rows("retrieval")
+    broken = folder / f"retrieval_{DAYS[3]}.csv"
+    write_csv(broken, header + [header[0]], [row + [row[0]] for row in rows])
+    before = daily.database.stat().st_mtime_ns
+    failed = daily.build(daily.database)
+    assert failed.returncode != 0 and "appears twice" in failed.stdout + failed.stderr
+    assert daily.database.stat().st_mtime_ns == before
+    _assert_same_marts("after the failed day 4", public_mart_rows(daily.database), day_three_marts)
+
+    write_csv(broken, header, _fixed(header, rows, "retrieval"))
+    grounding_two = folder / f"grounding_{DAYS[1]}.csv"
+    grounding_two.write_text(grounding_two.read_text(encoding="utf-8").replace("\n", "\r\n", 1), encoding="utf-8")
+    fifth, got, want = daily.day("day 5")
+    _assert_same_marts("day 5", got, want)
+    assert f"every file of input_path is read again: grounding_{DAYS[1]}.csv changed" in fifth.stdout
+
+    for task in EXPORTS:
+        (folder / f"{task}_{DAYS[0]}.csv").unlink()
+    sixth, got, want = daily.day("day 6")
+    _assert_same_marts("day 6", got, want)
+    assert f"is read again: {EXPORTS[2]}_{DAYS[0]}.csv was read at an earlier build and is no longer" in sixth.stdout \
+        or "was read at an earlier build and is no longer in the folder" in sixth.stdout
+    assert all(DAYS[0] not in row[0] for row in _state(daily.database))
+
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("MAKE", "MFLAGS")) and k not in {"VARS", "INPUT", "RAGMART_VARS", "RAGMART_INPUT"}}
+    env.update(RAGMART_DUCKDB_PATH=str(daily.database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    refreshed = subprocess.run(["make", "-s", "-C", str(daily.project), "-o", ".venv/bin/.runtime-installed",
+                                "build-files", f"INPUT={folder}", "FULL_REFRESH=1"],
+                               env=env, capture_output=True, text=True)
+    assert refreshed.returncode == 0, refreshed.stdout[-4000:] + refreshed.stderr[-2000:]
+    assert "files read at the last build" not in refreshed.stdout
+    assert len(_read_files(refreshed.stdout)) == len([p for p in folder.iterdir() if p.is_file()])
+    _assert_same_marts("FULL_REFRESH=1", public_mart_rows(daily.database), want)
+
+    # plain dbt in place, on a copy of the published database: `dbt build --full-refresh` reads every
+    # file, and a second `dbt build` (incremental, in place) reads none and keeps the marts
+    plain = daily.database.with_name("plain.duckdb")
+    shutil.copyfile(daily.database, plain)
+    for extra in (["--full-refresh"], []):
+        result = daily.dbt(plain, *extra)
+        assert result.returncode == 0, f"dbt build {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
+        read = _read_files(result.stdout)
+        assert read == (sorted(p.name for p in folder.iterdir() if p.is_file()) if extra else []), (extra, read)
+        _assert_same_marts(f"dbt build {' '.join(extra)}", public_mart_rows(plain), want)
+
+
+def _file(path: Path, text: str) -> tuple:
+    path.write_text(text, encoding="utf-8")
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def test_the_reader_reads_only_new_files_that_sort_after_the_files_read(tmp_path):
+    reader = reader_module(READER)
+    a = tmp_path / "retrieval_1.csv"
+    b = tmp_path / "retrieval_2.csv"
+    size_a, modified_a = _file(a, "x\n1\n")
+    size_b, modified_b = _file(b, "x\n2\n")
+    files = [("retrieval", str(a), size_a, modified_a), ("retrieval", str(b), size_b, modified_b)]
+    stored = {"retrieval_1.csv": {"input": "retrieval", "bytes": size_a, "modified": modified_a,
+                                  "digest": reader._file_digest(a), "rows": 1, "left_out": 0, "read_with": "s"}}
+
+    assert reader._plan(files, None, "s")[0] == "all"
+    mode, to_read, kept, _ = reader._plan(files, stored, "s")
+    assert (mode, [f[1] for f in to_read], [f[1] for f in kept]) == ("new", [str(b)], [str(a)])
+    assert reader._plan(files, stored, "other settings")[0] == "all"
+
+    touched = dict(stored["retrieval_1.csv"], modified=modified_a - 10**9)
+    assert reader._plan(files, {"retrieval_1.csv": touched}, "s")[0] == "new"
+    changed = dict(touched, digest="0" * 64)
+    mode, _, _, reason = reader._plan(files, {"retrieval_1.csv": changed}, "s")
+    assert mode == "all" and "retrieval_1.csv changed" in reason
+    grown = dict(stored["retrieval_1.csv"], bytes=size_a + 1)
+    assert reader._plan(files, {"retrieval_1.csv": grown}, "s")[0] == "all"
+
+    later_read = {"retrieval_2.csv": dict(stored["retrieval_1.csv"], bytes=size_b, modified=modified_b)}
+    mode, _, _, reason = reader._plan(files, later_read, "s")
+    assert mode == "all" and "retrieval_1.csv is new and sorts before retrieval_2.csv" in reason
+    gone = dict(stored, **{"retrieval_0.csv": stored["retrieval_1.csv"]})
+    mode, _, _, reason = reader._plan(files, gone, "s")
+    assert mode == "all" and "retrieval_0.csv was read at an earlier build and is no longer" in reason
