@@ -188,7 +188,7 @@ BENCH_WORK ?= target/bench
 BENCH_MEMORY_LIMIT ?= 3GB
 BENCH_ONLY ?=
 # the days of the daily scenario (dev/bench/daily.py: whole-history exports, BENCH_ONLY=daily: that alone)
-BENCH_DAYS ?= 1 2 4 8
+BENCH_DAYS ?= 1 2 4 8 16 30
 bench: $(BIN)/.dev-installed
 	@if [ "$(BENCH_ONLY)" != daily ]; then $(BIN)/python dev/bench/benchmark.py --sizes $(BENCH_SIZES) \
 		--work $(abspath $(BENCH_WORK)) $(if $(BENCH_MEMORY_LIMIT),--memory-limit $(BENCH_MEMORY_LIMIT)) \

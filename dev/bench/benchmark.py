@@ -146,8 +146,10 @@ def measure(cmd: list[str], env: dict | None = None, cwd: Path | None = None) ->
         log.seek(0)
         output = log.read().decode(errors="replace")
     code = os.waitstatus_to_exitcode(status)
+    # the reader's lines of the files it read (base_native__export_files: "ragmart: read <file> (<n> rows...")
+    read_lines = [line[line.index("ragmart: read "):] for line in output.splitlines() if "ragmart: read " in line]
     # ru_maxrss of wait4 covers the process and the descendants it waited for (KiB on Linux)
-    return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:],
+    return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:], "read_lines": read_lines,
             "cpu_seconds": usage.ru_utime + usage.ru_stime, "load": (load_before, *os.getloadavg())}
 
 

@@ -369,7 +369,7 @@ class Floor:
         return "cast(null as varchar)"
 
     def file_index(self, path: Path) -> int:
-        """File k of all files read (by input, then name), as base_native__export_files numbers them."""
+        """File k of all files read (by input, then name): the floor's own numbering of its row ids."""
         ordered = [p for name in INPUTS for p in self.files[name]]
         return ordered.index(path) + 1
 

@@ -1,27 +1,30 @@
 """Measure daily builds of whole-history exports: each day's folder holds every day's export so far.
 
 Teams that export their annotation tool's whole history every day and keep every day's file in one
-folder (docs/rules.md, Daily exports: exact copies count once) make day d's build read d files, the
+folder (docs/inputs.md, Daily exports: exact copies count once) give day d's folder d files, the
 k-th holding the first k days' records: d(d+1)/2 days of rows for d days of distinct rows. This script
 generates such a history, `--records-per-day` records a day (dev/generate/generate_exports.py with its
 defaults, about 17.9 retrieval rows a record: 1,500 records are about 26,800 rows; its `--files`
 splits one export into parts by ranges of records: part k is day k's new records), writes
 day k's whole-history export (`retrieval_annotations_dayKK.csv`, `grounding_...`, `generation_...`
-and `records_dayKK.csv`: the parts 1..k; one `annotators.csv`) and measures, for each day d of
-`--days`:
+and `records_dayKK.csv`: the parts 1..k; one `annotators.csv`) and builds, as `make build-files` does
+(scripts/build.py: the production build, published atomically):
 
-- the whole-history folder: the day's export beside every earlier day's, as the folder holds them
-  on day d;
-- the newest file alone: day d's export by itself (the same distinct rows).
+- the daily sequence: day 1's folder, then day 2's, ... up to the last of `--days`, each into the same
+  published database after the days before (each build reads only the files that database has not
+  read: docs/inputs.md, "Daily builds: each file is read once");
+- on each day of `--days`, the newest file alone (day d's export by itself, the same distinct rows)
+  from scratch (`--full-refresh`, its own database), and, up to `--scratch-up-to`, the whole folder
+  from scratch (`--full-refresh`: every file read, as every build did before the files were read once).
 
-Each is the production build of `make build-files` (dev/bench/benchmark.py's run_dbt, in its own
-process), read through one link, `input`, so that every build keeps dbt's partial parse (a warm-up
-build parses first). Wall time, CPU time (user and system, with the children) and peak memory (max
-RSS of the process and its children) are measured, never asserted; the table goes into its
-section of docs/benchmarks.md, with the ratio of each day's whole-history build to the newest file
-alone.
+Every folder is read through one link, `input`, so that every build keeps dbt's partial parse (a
+warm-up build parses first). Wall time, CPU time (user and system, with the children) and peak memory
+(max RSS of the process and its children) are measured, never asserted, and `metric_values` of the
+daily build is compared with the newest file alone's (EXCEPT ALL both ways); the table goes into its
+section of docs/benchmarks.md, with the ratios of each day's daily build to the newest file alone.
 
-Usage: python dev/bench/daily.py [--records-per-day 1500] [--days 1 2 4 8] [--work DIR] [--out docs/benchmarks.md]
+Usage: python dev/bench/daily.py [--records-per-day 1500] [--days 1 2 4 8] [--scratch-up-to 8] [--work DIR]
+       [--out docs/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -98,43 +101,87 @@ def data_rows(path: Path) -> int:
         return sum(1 for _ in handle) - 1
 
 
-def build(day_folder: Path, work: Path) -> dict:
+BUILD = str(B.PROJECT / "scripts" / "build.py")
+
+
+def build(day_folder: Path, work: Path, database: Path, full_refresh: bool, label: str) -> dict:
+    """`make build-files` of the folder (through the link `input`) into `database`: after the days before,
+    or from scratch (`--full-refresh`, a new database)."""
     link = work / "input"
     link.unlink(missing_ok=True)
     link.symlink_to(day_folder, target_is_directory=True)
-    result = B.run_dbt(link, work)
+    if full_refresh:
+        for suffix in ("", ".wal", ".build.json"):
+            Path(str(database) + suffix).unlink(missing_ok=True)
+    env = dict(os.environ, RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    env.pop("RAGMART_DUCKDB_MEMORY_LIMIT", None)
+    command = [B.PYTHON, BUILD, "--input", str(link), *(["--full-refresh"] if full_refresh else []),
+               "--", "--target-path", str(work / "target"), "--log-path", str(work / "logs")]
+    result = B.measure(command, env=env, cwd=B.PROJECT)
     files = sorted(day_folder.glob("retrieval_annotations_day*.csv"))
     result["files"] = len(files)
     result["rows"] = sum(data_rows(path) for path in files)
     result["copies"] = result["rows"] - data_rows(files[-1])
+    # the retrieval rows the build read, from the reader's lines ("ragmart: read <file> (<n> rows")
+    result["rows_read"] = sum(int(line.split("(", 1)[1].split(" ", 1)[0]) for line in result["read_lines"]
+                              if " retrieval_annotations_" in line)
     status = "ok" if result["exit"] == 0 else f"exit {result['exit']}"
-    print(f"{day_folder.name:>14}: {result['rows']:,} retrieval rows in {result['files']} files, {result['seconds']:.1f} s,"
-          f" {result['cpu_seconds']:.1f} s CPU, {result['peak_mib']:.0f} MiB, {status}", file=sys.stderr, flush=True)
+    print(f"{label:>22}: {result['rows']:,} retrieval rows in {result['files']} files, {result['rows_read']:,} read,"
+          f" {result['seconds']:.1f} s, {result['cpu_seconds']:.1f} s CPU, {result['peak_mib']:.0f} MiB, {status}",
+          file=sys.stderr, flush=True)
     if result["exit"] != 0:
         print(result["output"], file=sys.stderr)
     return result
 
 
-def section(results: list[tuple[int, dict, dict]], records_per_day: int) -> list[str]:
+def same_metric_values(left: Path, right: Path) -> bool:
+    """metric_values of two published databases equal row for row (EXCEPT ALL both ways)."""
+    import duckdb
+
+    with duckdb.connect() as con:
+        con.execute(f"attach '{left}' as l (read_only)")
+        con.execute(f"attach '{right}' as r (read_only)")
+        differ = con.execute("select count(*) from ((select * from l.main.metric_values except all "
+                             "select * from r.main.metric_values) union all (select * from r.main.metric_values "
+                             "except all select * from l.main.metric_values))").fetchone()[0]
+    return differ == 0
+
+
+def gib(result: dict) -> str:
+    return f"{result['peak_mib'] / 1024:.2f} GiB"
+
+
+def section(results: list[dict], records_per_day: int, scratch_up_to: int) -> list[str]:
     lines = [DAILY_START, "", "## Daily builds of whole-history exports", "",
              f"Each day's export holds every record so far ({records_per_day:,} new records a day, "
              "`generate_exports.py --seed 7 --files <days>`, its other options as they default: part k = day k), and "
-             "day d's folder holds the exports of days 1 to d: the build reads d(d+1)/2 days of rows. Beside it the "
-             "newest file alone, the same distinct rows. Each is the production build of `make build-files` with "
-             "dbt's partial parse (one link, `input`, for every folder); the published database carries nothing from "
-             "one day to the next. Measured with `python dev/bench/daily.py` (part of `make bench`).", "",
+             "day d's folder holds the exports of days 1 to d: d(d+1)/2 days of rows. The daily build is "
+             "`make build-files` of day d's folder into the published database of the days before, which reads only "
+             "the files it has not read (docs/inputs.md); beside it, each from scratch (`FULL_REFRESH=1`, a new "
+             "database): the newest file alone (the same distinct rows) and, up to day "
+             f"{scratch_up_to}, the whole folder (every file read, as every build did before the files were read "
+             "once). Every build is the production build of `make build-files` with dbt's partial parse (one link, "
+             "`input`, for every folder); `metric_values` of the daily build equals the newest file alone's "
+             "(EXCEPT ALL both ways) on every day marked yes. Measured with `python dev/bench/daily.py` (part of "
+             "`make bench`).", "",
              f"Machine: {B.machine()}.", "",
-             "| day | files per family | rows read (retrieval) | of them copies | wall | CPU | peak memory "
-             "| newest file alone: wall | CPU | peak memory | whole history / newest: wall | peak memory |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for day, whole, newest in results:
+             "| day | files per family | rows in the folder (retrieval) | of them copies | daily build: rows read "
+             "| wall | CPU | peak memory | newest file alone: wall | CPU | peak memory "
+             "| daily / newest: wall | peak memory | marts equal | whole folder from scratch: wall | CPU | peak memory |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|---:|---:|"]
+    for row in results:
+        daily, newest, scratch = row["daily"], row["newest"], row.get("scratch")
+        scratch_cells = (f"{scratch['seconds']:.1f} s | {scratch['cpu_seconds']:.1f} s | {gib(scratch)}"
+                         if scratch else "not built | | ")
         lines.append(
-            f"| {day} | {whole['files']} | {whole['rows']:,} | {whole['copies']:,} | {whole['seconds']:.1f} s "
-            f"| {whole['cpu_seconds']:.1f} s | {whole['peak_mib'] / 1024:.2f} GiB | {newest['seconds']:.1f} s "
-            f"| {newest['cpu_seconds']:.1f} s | {newest['peak_mib'] / 1024:.2f} GiB "
-            f"| {whole['seconds'] / newest['seconds']:.2f}x | {whole['peak_mib'] / newest['peak_mib']:.2f}x |")
-    loads = [f"{r['load'][0]:.1f}" for _, whole, newest in results for r in (whole, newest)]
-    lines += ["", f"Load average (1 min) before each build, in order: {', '.join(loads)}.", "", DAILY_END]
+            f"| {row['day']} | {daily['files']} | {daily['rows']:,} | {daily['copies']:,} | {daily['rows_read']:,} "
+            f"| {daily['seconds']:.1f} s | {daily['cpu_seconds']:.1f} s | {gib(daily)} | {newest['seconds']:.1f} s "
+            f"| {newest['cpu_seconds']:.1f} s | {gib(newest)} "
+            f"| {daily['seconds'] / newest['seconds']:.2f}x | {daily['peak_mib'] / newest['peak_mib']:.2f}x "
+            f"| {'yes' if row['equal'] else 'NO'} | {scratch_cells} |")
+    loads = [f"{r['load'][0]:.1f}" for row in results for r in (row["daily"], row["newest"])]
+    lines += ["", "Load average (1 min) before the daily build and the newest file's build of each day, in order: "
+              f"{', '.join(loads)}.", "", DAILY_END]
     return lines
 
 
@@ -147,19 +194,32 @@ def with_daily_section(text: str, lines: list[str]) -> str:
     return head.rstrip("\n") + "\n\n" + block + "\n\n" + marker + notes
 
 
-def run(records_per_day: int, days: list[int], work: Path, out: Path) -> int:
+def run(records_per_day: int, days: list[int], scratch_up_to: int, work: Path, out: Path) -> int:
     work = work / "daily"
     work.mkdir(parents=True, exist_ok=True)
     exports = history(records_per_day, max(days), work)
+    published, newest_db, scratch_db = (work / f"{name}.duckdb" for name in ("daily", "newest", "scratch"))
     print("warm-up build (dbt parses once) ...", file=sys.stderr, flush=True)
-    build(folder(exports, work, 1, True), work)
-    results = []
-    for day in days:
-        results.append((day, build(folder(exports, work, day, False), work), build(folder(exports, work, day, True), work)))
+    build(folder(exports, work, 1, True), work, newest_db, True, "warm-up")
+    for suffix in ("", ".wal", ".build.json"):
+        Path(str(published) + suffix).unlink(missing_ok=True)
+    results, failed = [], False
+    for day in range(1, max(days) + 1):
+        daily = build(folder(exports, work, day, False), work, published, False, f"day {day}: daily")
+        failed |= daily["exit"] != 0
+        if day not in days:
+            continue
+        row = {"day": day, "daily": daily,
+               "newest": build(folder(exports, work, day, True), work, newest_db, True, f"day {day}: newest alone")}
+        if day <= scratch_up_to:
+            row["scratch"] = build(folder(exports, work, day, False), work, scratch_db, True, f"day {day}: from scratch")
+        failed |= any(row[key]["exit"] != 0 for key in ("newest", "scratch") if key in row)
+        row["equal"] = not failed and same_metric_values(published, newest_db)
+        results.append(row)
     text = out.read_text() if out.exists() else ""
-    out.write_text(with_daily_section(text, section(results, records_per_day)))
+    out.write_text(with_daily_section(text, section(results, records_per_day, scratch_up_to)))
     print(f"wrote {out}", file=sys.stderr)
-    return 0 if all(r["exit"] == 0 for _, whole, newest in results for r in (whole, newest)) else 1
+    return 1 if failed or not all(row["equal"] for row in results) else 0
 
 
 def main() -> int:
@@ -168,10 +228,12 @@ def main() -> int:
     parser.add_argument("--records-per-day", type=int, default=1500, help="new records a day (default 1500)")
     parser.add_argument("--days", type=int, nargs="+", default=[1, 2, 4, 8],
                         help="the days measured (default 1 2 4 8; the history is generated up to the last)")
+    parser.add_argument("--scratch-up-to", type=int, default=8,
+                        help="the last day whose whole folder is also built from scratch (default 8)")
     parser.add_argument("--work", type=Path, default=B.PROJECT / "target" / "bench", help="folder for data and databases")
     parser.add_argument("--out", type=Path, default=B.PROJECT / "docs" / "benchmarks.md", help="report to write")
     args = parser.parse_args()
-    return run(args.records_per_day, sorted(set(args.days)), args.work, args.out)
+    return run(args.records_per_day, sorted(set(args.days)), args.scratch_up_to, args.work, args.out)
 
 
 if __name__ == "__main__":
