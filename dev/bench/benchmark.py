@@ -135,22 +135,44 @@ print(json.dumps(evaluate(Qrels(qrels), Run(run), ["ndcg_burges@10", "mrr@10"]))
 """
 
 
+# Runs argv[2:] and writes its exit code and resource usage (with its descendants) as JSON to argv[1].
+# Started from the bench, this small process forks the measured command: Linux counts the memory a
+# process held before exec in its peak (ru_maxrss), so a command forked straight from the bench would
+# report the bench's own peak (its generated data) whenever that is larger than the command's.
+USAGE_PROBE = (
+    "import json, os, sys\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    try:\n"
+    "        os.execvp(sys.argv[2], sys.argv[2:])\n"
+    "    finally:\n"
+    "        os._exit(127)\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "with open(sys.argv[1], 'w') as out:\n"
+    "    json.dump({'exit': os.waitstatus_to_exitcode(status), 'maxrss_kib': usage.ru_maxrss,\n"
+    "               'cpu_seconds': usage.ru_utime + usage.ru_stime}, out)\n"
+)
+
+
 def measure(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dict:
     """Run cmd, return wall seconds, peak RSS (MiB) of it and its children, exit code and output tail."""
     load_before = os.getloadavg()[0]
-    started = time.perf_counter()
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - started
-        log.seek(0)
-        output = log.read().decode(errors="replace")
-    code = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryDirectory() as probe_dir:
+        usage_file = Path(probe_dir) / "usage.json"
+        started = time.perf_counter()
+        with tempfile.TemporaryFile() as log:
+            subprocess.run([sys.executable, "-c", USAGE_PROBE, str(usage_file), *cmd], env=env, cwd=cwd,
+                           stdout=log, stderr=subprocess.STDOUT, check=False)
+            wall = time.perf_counter() - started
+            log.seek(0)
+            output = log.read().decode(errors="replace")
+        usage = json.loads(usage_file.read_text())
+    code = usage["exit"]
     # the reader's lines of the files it read (base_native__export_files: "ragmart: read <file> (<n> rows...")
     read_lines = [line[line.index("ragmart: read "):] for line in output.splitlines() if "ragmart: read " in line]
     # ru_maxrss of wait4 covers the process and the descendants it waited for (KiB on Linux)
-    return {"seconds": wall, "peak_mib": usage.ru_maxrss / 1024, "exit": code, "output": output[-4000:], "read_lines": read_lines,
-            "cpu_seconds": usage.ru_utime + usage.ru_stime, "load": (load_before, *os.getloadavg())}
+    return {"seconds": wall, "peak_mib": usage["maxrss_kib"] / 1024, "exit": code, "output": output[-4000:],
+            "read_lines": read_lines, "cpu_seconds": usage["cpu_seconds"], "load": (load_before, *os.getloadavg())}
 
 
 CORE_FLOOR = str(PROJECT / "dev" / "bench" / "core_floor.py")
