@@ -497,9 +497,10 @@ def take_lock(dbs: Databases, timeout: float | None = None):
 
 
 def publish(dbs: Databases, command: list[str], timeout: float | None = None, built_with: dict | None = None,
-            keep_state: bool = False) -> int:
+            keep_state: list[str] | None = None) -> int:
     """Under the database's lock, run dbt into the building file, print its metrics and move it over the
-    published file (and write `built_with`, how it was built, beside it); the exit code."""
+    published file (and write `built_with`, how it was built, beside it); the exit code. `keep_state`: the
+    tables of what the last build read (STATE_TABLES), copied from the published file first."""
     try:
         lock = take_lock(dbs, timeout)
     except BuildError as error:
@@ -524,14 +525,14 @@ def write_built_with(dbs: Databases, built_with: dict) -> None:
     os.replace(new, dbs.built_with)
 
 
-def _publish(dbs: Databases, command: list[str], built_with: dict | None = None, keep_state: bool = False) -> int:
+def _publish(dbs: Databases, command: list[str], built_with: dict | None = None, keep_state: list[str] | None = None) -> int:
     # under the lock, any building folder but this process's is left by a build that ended
     stale_folders = dbs.published.parent.glob(f"{dbs.published.stem}.building-*")
     for stale in [*stale_folders, dbs.failed, *_companions(dbs.failed), dbs.unpublished, *_companions(dbs.unpublished)]:
         _remove(stale)
     dbs.building.parent.mkdir()
     if keep_state:
-        carry_state(dbs)
+        carry_state(dbs, keep_state)
     # dbt runs in the building folder with the profile's default path (relative, so the new file lands
     # there): the profile dbt renders is then the one of a plain `dbt build`, and dbt keeps its parse
     env = dict(os.environ, RAGMART_DUCKDB_PATH=dbs.building.name)
@@ -573,20 +574,28 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None,
     return 0
 
 
-# The tables that carry what a files-mode build read to the next build (the folder's reader keeps one row
-# per file read, and the rows it kept): copied from the published database into the new one before dbt runs.
-STATE_TABLES = ("base_native__export_files",)
+# The tables that carry what a files-mode build read to the next build (the folder's reader and Langfuse's
+# keep one row per file read, and the rows they kept), by the input_format whose build has them (None:
+# every files-mode build): copied from the published database into the new one before dbt runs.
+STATE_TABLES = {"base_native__export_files": None, "base_langfuse__export": "langfuse"}
 
 
-def carry_state(dbs: Databases) -> None:
-    """Copy STATE_TABLES from the published database into the new (building) one, so that dbt's incremental
+def state_tables(variables: dict) -> list[str]:
+    """The STATE_TABLES of this build's input formats."""
+    formats = variables.get("input_format") or "native"
+    read = set(formats.values()) if isinstance(formats, dict) else {formats}
+    return [name for name, tool in STATE_TABLES.items() if tool is None or tool in read]
+
+
+def carry_state(dbs: Databases, tables: list[str]) -> None:
+    """Copy `tables` (STATE_TABLES) from the published database into the new (building) one, so that dbt's incremental
     reader reads only the files it has not read; the published file is opened read-only and left as it is.
     When it cannot be read (another process writes it), the build reads every file, and says so."""
     if not dbs.published.exists():
         return
     import duckdb
 
-    names = ", ".join(f"'{name}'" for name in STATE_TABLES)
+    names = ", ".join(f"'{name}'" for name in tables)
     try:
         with duckdb.connect(str(dbs.building)) as con:
             con.execute(f"attach '{dbs.published}' as published (read_only)")
@@ -655,7 +664,8 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    keep_state = files_mode and not args.full_refresh and "--full-refresh" not in args.dbt_args
+    keep_state = state_tables(variables) if files_mode and not args.full_refresh and "--full-refresh" not in args.dbt_args \
+        else None
     return publish(dbs, command, built_with=make_command(args.input, variables), keep_state=keep_state)
 
 

@@ -21,6 +21,10 @@ the same folder from scratch (FULL_REFRESH, into a database of its own; dbt's te
 and a last `make build-files FULL_REFRESH=1` over day 6's database reads every file and gives the same
 marts, as plain `dbt build --full-refresh` in place does (and a plain `dbt build` after it reads no
 file). The reader's plan (which files are read) is checked on its own too, without dbt.
+
+Langfuse's export windows (the enriched JSONL fixture) land over four days, built with plain dbt in
+place up to the stacked staging: new windows, a file a manifest lists only later, a window changed in
+place and a window gone; each day's staged relations equal a build from scratch of the same folder.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from export_schema import FILES, write_csv
 from kit.adapters import public_mart_rows, reader_module, rows_equal
 from kit.builds import PROJECT, prepare_project
 
-pytestmark = pytest.mark.slow                      # eleven builds of the sample in files mode, one make, two plain dbt
+pytestmark = pytest.mark.slow   # eleven builds of the sample in files mode, one make, two plain dbt; eight Langfuse runs
 
 EXPORTS = ["retrieval", "grounding", "generation"]
 DAYS = ["2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
@@ -251,3 +255,104 @@ def test_the_reader_reads_only_new_files_that_sort_after_the_files_read(tmp_path
     gone = dict(stored, **{"retrieval_0.csv": stored["retrieval_1.csv"]})
     mode, _, _, reason = reader._plan(files, gone, "s")
     assert mode == "all" and "retrieval_0.csv was read at an earlier build and is no longer" in reason
+
+
+LANGFUSE = PROJECT / "dev" / "tests" / "fixtures" / "langfuse" / "enriched_jsonl"
+LANGFUSE_PROJECT = "cmragmartsample0000000001"
+LANGFUSE_VARS = {"input_mode": "files", "input_format": {"retrieval": "native", "grounding": "langfuse",
+                                                         "generation": "langfuse"},
+                 "max_rejected_share": 0.3, "langfuse_input_path": "question"}
+
+
+def _staged(database: Path) -> dict[str, list[tuple]]:
+    """Every staging relation but the readers' own tables (base_*: what was read, kept between builds), sorted."""
+    with duckdb.connect(str(database), read_only=True) as con:
+        names = [name for (name,) in con.execute(
+            "select table_name from information_schema.tables where table_schema = 'staging'"
+            " and table_name not like 'base%' order by table_name").fetchall()]
+        return {name: sorted(con.execute(f"select * from staging.{name}").fetchall(), key=repr) for name in names}
+
+
+def test_langfuse_windows_read_once_give_the_staged_rows_from_scratch(tmp_path):
+    """Langfuse's export windows landing day after day, built with plain dbt in place up to the stacked
+    staging: a window read before is not read again, a new window, one a manifest lists since, and one
+    changed in place are read alone, a window gone takes its rows; each day's staged rows equal a build
+    from scratch of the same folder."""
+    import json
+
+    daily = Daily(tmp_path)
+    folder = daily.folder
+    for name in ("retrieval_annotations.csv", "annotators.csv", "records.csv"):
+        shutil.copyfile(LANGFUSE / name, folder / name)
+    source, export = LANGFUSE / LANGFUSE_PROJECT, folder / LANGFUSE_PROJECT
+    windows = ["2026-11-20T10-00-00.000Z", "2026-11-20T11-00-00.000Z", "2026-11-20T12-00-00.000Z"]
+    variables = json.dumps({**LANGFUSE_VARS, "input_path": str(folder)})
+
+    def land(*paths: str) -> None:
+        for relative in paths:
+            (export / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source / relative, export / relative)
+
+    def run(database: Path, target: str, *extra: str) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+        env.update(RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+        result = subprocess.run(
+            [str(daily.project / ".venv" / "bin" / "dbt"), "run", "--project-dir", str(daily.project),
+             "--profiles-dir", str(daily.project / "profiles"), "--select", "+stg_annotation_exports__annotations",
+             "--vars", variables, "--target-path", str(tmp_path / target), *extra],
+            cwd=daily.project, env=env, capture_output=True, text=True)
+        assert result.returncode == 0, f"{target} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
+        return result
+
+    def day(name: str) -> list[str]:
+        result = run(daily.database, "target_daily")
+        scratch = tmp_path / "scratch" / f"{name}.duckdb"
+        scratch.parent.mkdir(exist_ok=True)
+        run(scratch, "target_scratch", "--full-refresh")
+        got, want = _staged(daily.database), _staged(scratch)
+        assert sorted(got) == sorted(want) and "stg_langfuse__scores" in got, name
+        different = [relation for relation in want if not rows_equal(got[relation], want[relation])]
+        assert not different, f"{name}: these staged relations differ from a build from scratch: {different}"
+        assert got["stg_langfuse__scores"] and got["stg_annotation_exports__annotations"]
+        return sorted(line.split()[2] for line in result.stdout.splitlines() if "ragmart: read " in line
+                      and line.split("ragmart: read ")[1].startswith(("scores/", "observations_v2/")))
+
+    daily.database.parent.mkdir()
+    land(f"observations_v2/{windows[0]}.jsonl", f"scores/{windows[0]}.jsonl", f"manifests/{windows[0]}.json")
+    assert day("day 1") == sorted([f"observations_v2/{windows[0]}.jsonl", f"scores/{windows[0]}.jsonl"])
+
+    # the second window, and a scores file of a run that did not complete (no manifest lists it yet)
+    land(f"observations_v2/{windows[1]}.jsonl", f"scores/{windows[1]}.jsonl", f"manifests/{windows[1]}.json",
+         "scores/2026-11-20T13-00-00.000Z.jsonl")
+    assert day("day 2") == sorted([f"observations_v2/{windows[1]}.jsonl", f"scores/{windows[1]}.jsonl",
+                                   "scores/2026-11-20T13-00-00.000Z.jsonl"])
+
+    # the third window, and a manifest that lists the file of the run that did not complete
+    land(f"observations_v2/{windows[2]}.jsonl", f"scores/{windows[2]}.jsonl", f"manifests/{windows[2]}.json")
+    manifest = json.loads((source / "manifests" / f"{windows[2]}.json").read_text(encoding="utf-8"))
+    manifest["files"] = [{"key": f"langfuse-exports/{LANGFUSE_PROJECT}/scores/2026-11-20T13-00-00.000Z.jsonl",
+                          "table": "scores"}]
+    (export / "manifests" / "2026-11-20T13-00-00.000Z.json").write_text(json.dumps(manifest), encoding="utf-8")
+    third = day("day 3")
+    assert third == sorted([f"observations_v2/{windows[2]}.jsonl", f"scores/{windows[2]}.jsonl",
+                            "scores/2026-11-20T13-00-00.000Z.jsonl"])
+
+    # a window changed in place (a score's comment edited) and the first observations window gone
+    changed = export / "scores" / f"{windows[1]}.jsonl"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("judge reasoning", "judge reasoning, edited", 1),
+                       encoding="utf-8")
+    (export / "observations_v2" / f"{windows[0]}.jsonl").unlink()
+    assert day("day 4") == [f"scores/{windows[1]}.jsonl"]
+    with duckdb.connect(str(daily.database), read_only=True) as con:
+        kinds = dict(con.execute("select row_kind, count(*) from staging.base_langfuse__export"
+                                 f" where source_file = 'observations_v2/{windows[0]}.jsonl' group by all").fetchall())
+    assert kinds == {"removed": 1}
+
+
+def test_a_build_carries_the_readers_of_its_input_formats():
+    import build  # scripts/build.py, on pytest's pythonpath
+
+    assert build.state_tables({}) == ["base_native__export_files"]
+    assert build.state_tables({"input_format": "phoenix"}) == ["base_native__export_files"]
+    assert build.state_tables({"input_format": {"retrieval": "native", "grounding": "langfuse"}}) == [
+        "base_native__export_files", "base_langfuse__export"]

@@ -37,10 +37,12 @@ import codecs
 import csv
 import datetime
 import gzip
+import hashlib
 import io
 import json
 import os
 import re
+import shutil
 import tempfile
 
 COLUMNS = [
@@ -292,8 +294,115 @@ def _listed_keys(project_folder):
     return listed
 
 
+STATE_COLUMNS = ["file_bytes", "file_modified", "file_digest", "read_with"]
+
+
+def _code_digest():
+    """A digest of this reader's code (every function's bytecode and constants): rows kept from an earlier
+    build were read by the same code only when it is equal, so a new version of ragmart reads every file
+    again on its first build."""
+    def code_bytes(code):
+        parts = [code.co_code]
+        for const in code.co_consts:
+            parts.append(code_bytes(const) if hasattr(const, "co_code") else repr(const).encode())
+        return b"".join(parts)
+    # the functions of this file alone: dbt appends its own (ref, source, ...) after them, with this build's values
+    limit = globals()["ref"].__code__.co_firstlineno if "ref" in globals() else float("inf")
+    functions = [value for value in globals().values()
+                 if callable(value) and hasattr(value, "__code__") and value.__code__.co_firstlineno < limit]
+    digest = hashlib.sha256()
+    for function in sorted(functions, key=lambda value: value.__name__):
+        digest.update(function.__name__.encode() + code_bytes(function.__code__))
+    return digest.hexdigest()
+
+
+def _file_digest(path):
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _data_files(project_folder, listed):
+    """The project's data files in reading order (by folder, then name): dicts of the file's folder
+    (`table`), path under the project folder (`relative`), path, place (`index`), whether a manifest
+    lists it, size and modification time."""
+    files = []
+    for table in sorted(TABLES):
+        table_folder = os.path.join(project_folder, table)
+        if not os.path.isdir(table_folder):
+            continue
+        for name in sorted(os.listdir(table_folder), key=lambda n: n.encode()):
+            if not name.lower().endswith(ENDINGS):
+                continue
+            path = os.path.join(table_folder, name)
+            relative = f"{table}/{name}"
+            stat = os.stat(path)
+            files.append({"table": table, "relative": relative, "path": path, "index": len(files) + 1,
+                          "is_listed": listed is None or relative in listed, "bytes": stat.st_size,
+                          "modified": stat.st_mtime_ns})
+    return files
+
+
+def _stored_files(session, this):
+    """The files an earlier build read into this table (path: its state), or None when the table has no
+    state to go on."""
+    columns = {row[0] for row in session.execute(f"describe {this}").fetchall()}
+    if not set(STATE_COLUMNS) <= columns:
+        return None
+    rows = session.execute(f"select source_file, is_listed, {', '.join(STATE_COLUMNS)} from {this}"
+                           " where row_kind = 'file'").fetchall()
+    return {row[0]: dict(zip(["is_listed", "bytes", "modified", "digest", "read_with"], row[1:])) for row in rows}
+
+
+def _plan(files, stored, read_with):
+    """(files to read, files kept as read before, why every file is read or None). A file is kept when an
+    earlier build read it with the same settings and code, a manifest lists it as it did then, and its size
+    and modification time (or, the time aside, its content digest) are unchanged; every other file is read
+    (new, changed, or listed by a manifest since). Files are independent here (one version of each id is
+    chosen in staging), so a changed file is read alone."""
+    if stored is None:
+        return files, [], "no file was read before into this database"
+    if any(entry["read_with"] != read_with for entry in stored.values()):
+        return files, [], "the settings that read the export, or ragmart's reader, changed since the last build"
+    kept, to_read = [], []
+    for entry in files:
+        before = stored.get(entry["relative"])
+        unchanged = before is not None and before["is_listed"] == entry["is_listed"] and before["bytes"] == entry["bytes"] \
+            and (before["modified"] == entry["modified"] or before["digest"] == _file_digest(entry["path"]))
+        (kept if unchanged else to_read).append(entry)
+    return to_read, kept, None
+
+
+def _write_rows(session, files, input_path, output_path, work_dir):
+    """The data rows of the listed files among `files` into the temp table ragmart_langfuse_read."""
+    path = os.path.join(work_dir, "export.csv")
+    with open(path, "w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for entry in files:
+            if not entry["is_listed"]:
+                continue
+            relative = entry["relative"]
+            if not relative.lower().endswith(".parquet"):
+                _check_content(entry["path"], relative)
+            for source_row, record in _records(session, entry["path"]):
+                if not isinstance(record, dict):
+                    raise LangfuseExportError(f"{relative}: row {source_row} is not an object")
+                row = _row(TABLES[entry["table"]], record, input_path, output_path)
+                row.update(row_kind=TABLES[entry["table"]], table_name=entry["table"], source_file=relative,
+                           source_row=source_row, is_listed="true")
+                writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+    types = ", ".join(f"'{c}': '{'BIGINT' if c in ('file_index', 'source_row') else 'VARCHAR'}'" for c in COLUMNS)
+    session.execute(
+        f"create or replace temp table ragmart_langfuse_read as select * from read_csv('{path}',"
+        " header = true, auto_detect = false, columns = {" + types + "}, quote = '\"', escape = '\"',"
+        " max_line_size = 67108864)"
+    ).fetchall()
+    os.remove(path)
+
+
 def model(dbt, session):
-    dbt.config(materialized="table")
+    dbt.config(materialized="incremental", incremental_strategy="delete+insert", unique_key="source_file",
+               on_schema_change="append_new_columns")
     folder = _setting(dbt.config.get("input_path"))
     project = _setting(dbt.config.get("langfuse_project"))
     input_path = _setting(dbt.config.get("langfuse_input_path"))
@@ -302,46 +411,68 @@ def model(dbt, session):
         raise LangfuseExportError("input_format 'langfuse' needs the var input_path, the folder of the export")
     project_folder = _project_folder(os.path.abspath(folder), project)
     listed = _listed_keys(project_folder)
+    files = _data_files(project_folder, listed)
+    read_with = json.dumps({"project": os.path.basename(project_folder), "langfuse_input_path": input_path,
+                            "langfuse_output_path": output_path, "reader": _code_digest()}, sort_keys=True)
+    this = str(dbt.this) if dbt.is_incremental else None
+    stored = _stored_files(session, this) if this else None
+    to_read, kept, reason = _plan(files, stored, read_with)
+    if this and reason:
+        print(f"ragmart: every Langfuse data file is read again: {reason}", flush=True)
+    if kept:
+        names = [entry["relative"] for entry in kept]
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        print(f"ragmart: {len(kept)} Langfuse data file(s) read at an earlier build and unchanged, not read again:"
+              f" {shown}", flush=True)
     work_dir = tempfile.mkdtemp(prefix="ragmart_langfuse_")
-    path = os.path.join(work_dir, "export.csv")
     try:
-        with open(path, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(COLUMNS)
-            file_index = 0
-            for table in sorted(TABLES):
-                table_folder = os.path.join(project_folder, table)
-                if not os.path.isdir(table_folder):
-                    continue
-                for name in sorted(os.listdir(table_folder), key=lambda n: n.encode()):
-                    if not name.lower().endswith(ENDINGS):
-                        continue
-                    file_index += 1
-                    relative = f"{table}/{name}"
-                    is_listed = listed is None or relative in listed
-                    base = {"table_name": table, "file_index": file_index, "source_file": relative,
-                            "is_listed": "true" if is_listed else "false", "manifest_found": listed is not None}
-                    writer.writerow(["file" if c == "row_kind" else base.get(c, "") for c in COLUMNS[:6]]
-                                    + ["" for _ in COLUMNS[6:]])
-                    if not is_listed:
-                        continue
-                    if not name.lower().endswith(".parquet"):
-                        _check_content(os.path.join(table_folder, name), relative)
-                    for source_row, record in _records(session, os.path.join(table_folder, name)):
-                        if not isinstance(record, dict):
-                            raise LangfuseExportError(f"{relative}: row {source_row} is not an object")
-                        row = _row(TABLES[table], record, input_path, output_path)
-                        row.update(base, row_kind=TABLES[table], source_row=source_row)
-                        writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
-        types = ", ".join(f"'{c}': '{'BIGINT' if c in ('file_index', 'source_row') else 'VARCHAR'}'" for c in COLUMNS)
-        session.execute(
-            f"create or replace temp table ragmart_langfuse_export as select * from read_csv('{path}',"
-            " header = true, auto_detect = false, columns = {" + types + "}, quote = '\"', escape = '\"',"
-            " max_line_size = 67108864)"
-        ).fetchall()
+        _write_rows(session, to_read, input_path, output_path, work_dir)
     finally:
-        os.remove(path)
-        os.rmdir(work_dir)
-    return session.sql(
-        "select * replace (is_listed = 'true' as is_listed),"
-        f" {'true' if listed is not None else 'false'} as has_manifest from ragmart_langfuse_export")
+        shutil.rmtree(work_dir, ignore_errors=True)
+    counts = dict(session.execute("select source_file, count(*) from ragmart_langfuse_read group by all").fetchall())
+    for entry in to_read:
+        print(f"ragmart: read {entry['relative']} ({counts.get(entry['relative'], 0)} rows"
+              f"{'' if entry['is_listed'] else ', listed by no manifest: its rows are not read'})", flush=True)
+    present = {entry["relative"] for entry in files}
+    removed = sorted({row[0] for row in session.execute(
+        f"select distinct source_file from {this} where row_kind <> 'removed'").fetchall()} - present) if this else []
+    for name in removed:
+        print(f"ragmart: {name}: read at an earlier build, no longer in the export: its rows are removed", flush=True)
+    return _batch(session, this, files, to_read, kept, removed, listed is not None, read_with)
+
+
+def _batch(session, this, files, to_read, kept, removed, has_manifest, read_with):
+    """Every row of the export as this build leaves it (dbt's delete+insert replaces every file named
+    in it): one `file` row per data file with its state, the rows of the files read, the rows of the
+    files kept (from the table, with their place among today's files) and one `removed` row per file
+    read at an earlier build and gone."""
+    session.execute("create or replace temp table ragmart_langfuse_files (source_file varchar, table_name varchar,"
+                    " file_index bigint, is_listed boolean, file_bytes bigint, file_modified bigint, file_digest varchar,"
+                    " row_kind varchar)")
+    digests = {entry["relative"]: _file_digest(entry["path"]) for entry in to_read}
+    stored_digest = {}
+    if kept:
+        kept_names = ", ".join("'" + entry["relative"].replace("'", "''") + "'" for entry in kept)
+        stored_digest = dict(session.execute(f"select source_file, file_digest from {this} where row_kind = 'file'"
+                                             f" and source_file in ({kept_names})").fetchall())
+    rows = [(entry["relative"], entry["table"], entry["index"], entry["is_listed"], entry["bytes"], entry["modified"],
+             digests.get(entry["relative"]) or stored_digest.get(entry["relative"]), "file") for entry in files]
+    rows += [(name, None, None, None, None, None, None, "removed") for name in removed]
+    if rows:
+        session.executemany("insert into ragmart_langfuse_files values (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    state = ", ".join(f"cast(null as {kind}) as {name}" for name, kind in
+                      zip(STATE_COLUMNS, ("bigint", "bigint", "varchar", "varchar")))
+    parts = [
+        "select row_kind, table_name, file_index, source_file, is_listed, file_bytes, file_modified, file_digest,"
+        " {} as read_with from ragmart_langfuse_files".format("'" + read_with.replace("'", "''") + "'"),
+        f"select read_rows.* replace (files.file_index as file_index, true as is_listed), {state}"
+        " from ragmart_langfuse_read as read_rows join ragmart_langfuse_files as files using (source_file)",
+    ]
+    if kept:
+        kept_names = ", ".join("'" + entry["relative"].replace("'", "''") + "'" for entry in kept)
+        parts.append(
+            f"select stored.* exclude (has_manifest) replace (files.file_index as file_index) from {this} as stored"
+            f" join ragmart_langfuse_files as files using (source_file)"
+            f" where stored.row_kind not in ('file', 'removed') and stored.source_file in ({kept_names})")
+    session.execute("create or replace temp table ragmart_langfuse_batch as " + " union all by name ".join(parts))
+    return session.sql(f"select *, {'true' if has_manifest else 'false'} as has_manifest from ragmart_langfuse_batch")
