@@ -575,22 +575,26 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None,
 
 
 # The tables that carry what a files-mode build read to the next build (the folder's reader and Langfuse's
-# keep one row per file read, and the rows they kept), by the input_format whose build has them (None:
-# every files-mode build): copied from the published database into the new one before dbt runs.
-STATE_TABLES = {"base_native__export_files": None, "base_langfuse__export": "langfuse"}
+# keep one row per file read, Phoenix's one per span and annotation), by the input_format whose build has
+# them (None: every files-mode build), with the column that says the table keeps that state (a table of
+# an earlier version of ragmart does not, and is not carried): copied from the published database into
+# the new one before dbt runs.
+STATE_TABLES = {"base_native__export_files": (None, "ragmart_file_state"),
+                "base_langfuse__export": ("langfuse", "read_with"),
+                "base_phoenix__export": ("phoenix", "read_key")}
 
 
 def state_tables(variables: dict) -> list[str]:
     """The STATE_TABLES of this build's input formats."""
     formats = variables.get("input_format") or "native"
     read = set(formats.values()) if isinstance(formats, dict) else {formats}
-    return [name for name, tool in STATE_TABLES.items() if tool is None or tool in read]
+    return [name for name, (tool, _) in STATE_TABLES.items() if tool is None or tool in read]
 
 
 def carry_state(dbs: Databases, tables: list[str]) -> None:
     """Copy `tables` (STATE_TABLES) from the published database into the new (building) one, so that dbt's incremental
-    reader reads only the files it has not read; the published file is opened read-only and left as it is.
-    When it cannot be read (another process writes it), the build reads every file, and says so."""
+    readers read only what they have not read; the published file is opened read-only and left as it is.
+    When it cannot be read (another process writes it), the build reads every input, and says so."""
     if not dbs.published.exists():
         return
     import duckdb
@@ -599,10 +603,12 @@ def carry_state(dbs: Databases, tables: list[str]) -> None:
     try:
         with duckdb.connect(str(dbs.building)) as con:
             con.execute(f"attach '{dbs.published}' as published (read_only)")
-            tables = con.execute(
-                "select table_schema, table_name from information_schema.tables where table_catalog = 'published'"
-                f" and table_type = 'BASE TABLE' and table_name in ({names})").fetchall()
-            for schema, name in tables:
+            markers = " or ".join(f"(table_name = '{name}' and column_name = '{STATE_TABLES[name][1]}')"
+                                  for name in tables)
+            found = con.execute(
+                "select table_schema, table_name from information_schema.columns where table_catalog = 'published'"
+                f" and table_name in ({names}) and ({markers})").fetchall()
+            for schema, name in found:
                 con.execute(f'create schema if not exists "{schema}"')
                 con.execute(f'create table "{schema}"."{name}" as select * from published."{schema}"."{name}"')
             con.execute("detach published")
@@ -611,8 +617,9 @@ def carry_state(dbs: Databases, tables: list[str]) -> None:
         print(f"note: what the last build read could not be taken from {dbs.published}"
               f" ({str(error).splitlines()[0]}); every input file is read", flush=True)
         return
-    if tables:
-        print(f"files read at the last build: taken from {dbs.published} (FULL_REFRESH=1 reads every file)", flush=True)
+    if found:
+        print(f"what the last build read: taken from {dbs.published} (FULL_REFRESH=1 reads every input again)",
+              flush=True)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

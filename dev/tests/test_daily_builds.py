@@ -25,6 +25,8 @@ file). The reader's plan (which files are read) is checked on its own too, witho
 Langfuse's export windows (the enriched JSONL fixture) land over four days, built with plain dbt in
 place up to the stacked staging: new windows, a file a manifest lists only later, a window changed in
 place and a window gone; each day's staged relations equal a build from scratch of the same folder.
+Phoenix's SQLite database (the committed fixture, first without its last traces) likewise over three
+days: new traces, an annotation updated in place, a document annotation and a trace deleted.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from export_schema import FILES, write_csv
 from kit.adapters import public_mart_rows, reader_module, rows_equal
 from kit.builds import PROJECT, prepare_project
 
-pytestmark = pytest.mark.slow   # eleven builds of the sample in files mode, one make, two plain dbt; eight Langfuse runs
+# eleven builds of the sample in files mode, one make, two plain dbt; eight Langfuse and six Phoenix runs
+pytestmark = pytest.mark.slow
 
 EXPORTS = ["retrieval", "grounding", "generation"]
 DAYS = ["2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
@@ -161,6 +164,7 @@ def test_a_folder_built_day_after_day_reads_each_file_once_and_gives_the_marts_f
     _assert_same_marts("day 2", got, want)
     assert _read_files(second.stdout) == sorted(f"{t}_{DAYS[1]}.csv" for t in EXPORTS)
     assert "5 file(s) read at an earlier build and unchanged, not read again" in second.stdout
+    assert "what the last build read: taken from" in second.stdout
     day_one = {row[0]: row for row in _state(daily.database) if DAYS[0] in row[0]}
     assert all(n_left_out == n_rows > 0 for _, n_rows, n_left_out in day_one.values()), day_one
 
@@ -204,7 +208,7 @@ def test_a_folder_built_day_after_day_reads_each_file_once_and_gives_the_marts_f
                                 "build-files", f"INPUT={folder}", "FULL_REFRESH=1"],
                                env=env, capture_output=True, text=True)
     assert refreshed.returncode == 0, refreshed.stdout[-4000:] + refreshed.stderr[-2000:]
-    assert "files read at the last build" not in refreshed.stdout
+    assert "what the last build read" not in refreshed.stdout
     assert len(_read_files(refreshed.stdout)) == len([p for p in folder.iterdir() if p.is_file()])
     _assert_same_marts("FULL_REFRESH=1", public_mart_rows(daily.database), want)
 
@@ -353,6 +357,122 @@ def test_a_build_carries_the_readers_of_its_input_formats():
     import build  # scripts/build.py, on pytest's pythonpath
 
     assert build.state_tables({}) == ["base_native__export_files"]
-    assert build.state_tables({"input_format": "phoenix"}) == ["base_native__export_files"]
+    assert build.state_tables({"input_format": "phoenix"}) == ["base_native__export_files", "base_phoenix__export"]
+    assert build.state_tables({"input_format": "mlflow"}) == ["base_native__export_files"]
     assert build.state_tables({"input_format": {"retrieval": "native", "grounding": "langfuse"}}) == [
         "base_native__export_files", "base_langfuse__export"]
+
+
+PHOENIX = PROJECT / "dev" / "tests" / "fixtures" / "phoenix" / "db"
+
+
+def _delete_traces(database: Path, where: str, trace: int) -> None:
+    """Phoenix's database without the traces whose rowid is `where` `trace` (`>=`: as it was before they
+    were written; `=`: that trace deleted), their spans and annotations with them."""
+    import sqlite3
+
+    with sqlite3.connect(database) as con:
+        spans = f"select id from spans where trace_rowid {where} ?"
+        for table in ("span_annotations", "document_annotations"):
+            con.execute(f"delete from {table} where span_rowid in ({spans})", (trace,))
+        con.execute(f"delete from trace_annotations where trace_rowid {where} ?", (trace,))
+        con.execute(f"delete from spans where trace_rowid {where} ?", (trace,))
+        con.execute(f"delete from traces where id {where} ?", (trace,))
+
+
+def test_phoenix_database_rows_read_once_give_the_staged_rows_from_scratch(tmp_path):
+    """Phoenix's SQLite database growing day after day (the committed fixture, first without its last
+    traces), built with plain dbt in place up to the stacked staging: only the spans and annotations
+    not read before, or updated since, are read; an annotation updated in place is read again, a trace
+    deleted takes its rows; each day's staged relations equal a build from scratch of the same folder.
+    The changes are written with SQLite as Phoenix writes them (its upsert keeps the row's id)."""
+    import json
+    import re
+    import sqlite3
+
+    daily = Daily(tmp_path)
+    folder = daily.folder
+    for name in ("annotators.csv", "records.csv"):
+        shutil.copyfile(PHOENIX / name, folder / name)
+    database = folder / "phoenix.db"
+    variables = json.dumps({"input_mode": "files", "input_path": str(folder), "input_format": "phoenix",
+                            "phoenix_project": "ragmart-sample"})
+
+    def run(target: Path, name: str, *extra: str) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "PHOENIX_"))}
+        env.update(RAGMART_DUCKDB_PATH=str(target), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+        result = subprocess.run(
+            [str(daily.project / ".venv" / "bin" / "dbt"), "run", "--project-dir", str(daily.project),
+             "--profiles-dir", str(daily.project / "profiles"), "--select", "+stg_annotation_exports__annotations",
+             "--vars", variables, "--target-path", str(tmp_path / name), *extra],
+            cwd=daily.project, env=env, capture_output=True, text=True)
+        assert result.returncode == 0, f"{name} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
+        return result
+
+    def day(name: str) -> tuple[int, int, int, int] | None:
+        result = run(daily.database, "target_daily")
+        scratch = tmp_path / "scratch" / f"{name}.duckdb"
+        scratch.parent.mkdir(exist_ok=True)
+        run(scratch, "target_scratch", "--full-refresh")
+        got, want = _staged(daily.database), _staged(scratch)
+        assert sorted(got) == sorted(want) and "stg_phoenix__annotations" in got, name
+        different = [relation for relation in want if not rows_equal(got[relation], want[relation])]
+        assert not different, f"{name}: these staged relations differ from a build from scratch: {different}"
+        assert got["stg_phoenix__annotations"] and got["stg_annotation_exports__annotations"]
+        found = re.search(r"(\d+) spans and (\d+) annotations read; (\d+) spans and (\d+) annotations read at an"
+                          r" earlier build and unchanged", result.stdout)
+        return tuple(int(n) for n in found.groups()) if found else None
+
+    daily.database.parent.mkdir()
+    shutil.copyfile(PHOENIX / "phoenix.db", database)
+    _delete_traces(database, ">=", 20)
+    assert day("day 1") is None                             # the first build reads every row
+
+    with sqlite3.connect(PHOENIX / "phoenix.db") as con:
+        project = "select t.id from traces t join projects p on t.project_rowid = p.id where p.name = 'ragmart-sample'"
+        spans = con.execute(f"select count(*) from spans where trace_rowid in ({project})").fetchone()[0]
+        later = con.execute(f"select count(*) from spans where trace_rowid >= 20 and trace_rowid in ({project})"
+                            ).fetchone()[0]
+        annotations = sum(con.execute(query.format(project=project)).fetchone()[0] for query in (
+            "select count(*) from span_annotations a join spans s on a.span_rowid = s.id"
+            " where s.trace_rowid in ({project})",
+            "select count(*) from document_annotations a join spans s on a.span_rowid = s.id"
+            " where s.trace_rowid in ({project})",
+            "select count(*) from trace_annotations where trace_rowid in ({project})"))
+        annotations_later = sum(con.execute(query.format(project=project)).fetchone()[0] for query in (
+            "select count(*) from span_annotations a join spans s on a.span_rowid = s.id"
+            " where s.trace_rowid >= 20 and s.trace_rowid in ({project})",
+            "select count(*) from document_annotations a join spans s on a.span_rowid = s.id"
+            " where s.trace_rowid >= 20 and s.trace_rowid in ({project})",
+            "select count(*) from trace_annotations where trace_rowid >= 20 and trace_rowid in ({project})"))
+    assert later > 0 and annotations_later > 0
+
+    # the next day: the traces written since
+    shutil.copyfile(PHOENIX / "phoenix.db", database)
+    assert day("day 2") == (later, annotations_later, spans - later, annotations - annotations_later)
+
+    # an annotation updated in place (a new label, a later updated_at), a document annotation deleted, and a
+    # trace deleted with its spans and annotations (7; the annotations changed are on traces 5, 6 and 8)
+    with sqlite3.connect(database) as con:
+        annotation = con.execute("select a.id from span_annotations a join spans s on a.span_rowid = s.id"
+                                 " where s.trace_rowid = 5 order by a.id limit 1").fetchone()[0]
+        con.execute("update span_annotations set label = case when label = 'yes' then 'no' else 'yes' end,"
+                    " updated_at = '2026-12-01 09:00:00' where id = ?", (annotation,))
+        # and one updated within the second of its last write (SQLite keeps the time to the second)
+        same_second = con.execute("select a.id from span_annotations a join spans s on a.span_rowid = s.id"
+                                  " where s.trace_rowid = 8 order by a.id limit 1").fetchone()[0]
+        con.execute("update span_annotations set label = case when label = 'yes' then 'no' else 'yes' end"
+                    " where id = ?", (same_second,))
+        con.execute("delete from document_annotations where id = (select min(a.id) from document_annotations a"
+                    " join spans s on a.span_rowid = s.id where s.trace_rowid = 6)")
+        gone_spans = con.execute("select count(*) from spans where trace_rowid = 7").fetchone()[0]
+        gone_annotations = sum(con.execute(query).fetchone()[0] for query in (
+            "select count(*) from span_annotations a join spans s on a.span_rowid = s.id where s.trace_rowid = 7",
+            "select count(*) from document_annotations a join spans s on a.span_rowid = s.id where s.trace_rowid = 7",
+            "select count(*) from trace_annotations where trace_rowid = 7"))
+    _delete_traces(database, "=", 7)
+    assert day("day 3") == (0, 2, spans - gone_spans, annotations - gone_annotations - 3)
+    with duckdb.connect(str(daily.database), read_only=True) as con:
+        removed = con.execute("select count(*) from staging.base_phoenix__export where row_kind = 'removed'").fetchone()[0]
+    assert removed == gone_spans + gone_annotations + 1
+

@@ -750,9 +750,12 @@ def _batch(session, this, stored, mode, to_read, kept, families, read_with, any_
               " left out", flush=True)
     if this and mode == "all":
         present = {os.path.basename(path) for _, path, _, _ in to_read}
-        gone = [row[0] for row in session.execute(
-            f"select distinct ragmart_source_file from {this} where ragmart_source_file is not null"
-            " and (ragmart_input <> 'file' or ragmart_file_state = 'read')").fetchall() if row[0] not in present]
+        # a table of an earlier version of ragmart has no state rows: each of its files is gone or read again
+        read_before = " and (ragmart_input <> 'file' or ragmart_file_state = 'read')" if stored is not None else ""
+        earlier = session.execute(
+            f"select distinct ragmart_source_file from {this} where ragmart_source_file is not null{read_before}"
+        ).fetchall()
+        gone = [row[0] for row in earlier if row[0] not in present]
         for name in sorted(gone):
             states.append((name, None, None, None, None, None, None, "removed"))
             print(f"ragmart: {name}: read at an earlier build, no longer in the folder: its rows are removed", flush=True)

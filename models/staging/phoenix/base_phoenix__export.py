@@ -36,6 +36,7 @@ import ast
 import codecs
 import csv
 import datetime
+import hashlib
 import json
 import os
 import sqlite3
@@ -401,9 +402,24 @@ def _read_database(source, project):
     return list(_database_rows(_open_sqlite(source) if isinstance(source, str) else source, project))
 
 
-def _database_rows(database, project):
-    """The rows of `project` of an open Database, one at a time (closes the database at the end)."""
+# ids a query names at once (SQLite's oldest limit of parameters is 999)
+ID_CHUNK = 900
+
+
+def _chunks(ids):
+    return [ids[start:start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)]
+
+
+def _database_rows(database, project, known=None, read=None):
+    """The rows of `project` of an open Database, one at a time (closes the database at the end).
+    `known`: {read key: (updated_at, span_id, label, score)} of the rows an earlier build read (None: read
+    every row); then only the spans it lacks (or whose span id differs) and the annotations it lacks or
+    whose `updated_at`, label or score differ are read.
+    `read` (a dict, when given) gets `keys`, the read key of every span and annotation of the project,
+    read or not, and the counts `spans_read`, `spans_kept`, `annotations_read`, `annotations_kept`."""
     file_name = database.name
+    read = {} if read is None else read
+    read.update(keys=set(), spans_read=0, spans_kept=0, annotations_read=0, annotations_kept=0)
     try:
         _check_layout(database)
         annotated = [name for (name,) in database.rows(
@@ -427,32 +443,68 @@ def _database_rows(database, project):
             raise PhoenixExportError(f"{file_name}: no project named '{project}' (var phoenix_project); the"
                                      f" database has {', '.join(names) or 'none'}")
         project_id = found[0][0]
-        for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in database.stream(
-                """select s.id, t.trace_id, s.span_id, s.parent_id, s.span_kind, s.attributes
-                   from spans s join traces t on s.trace_rowid = t.id where t.project_rowid = ? order by s.id""",
-                project_id):
-            attributes = _structure(attributes) or {}
-            yield from _span_rows(file_name, span_rowid, trace_id, span_id, parent_id, span_kind,
-                               _nested(attributes, "input", "value"), _nested(attributes, "output", "value"),
-                               attributes.get("metadata"), _nested(attributes, "retrieval", "documents"))
+        span_query = """select s.id, t.trace_id, s.span_id, s.parent_id, s.span_kind, s.attributes
+                        from spans s join traces t on s.trace_rowid = t.id where t.project_rowid = ?"""
+        if known is None:
+            batches = [(span_query + " order by s.id", ())]
+        else:  # the project's span ids first (no attributes): only the spans not read before are read whole
+            new = []
+            for span_rowid, span_id in database.rows(
+                    "select s.id, s.span_id from spans s join traces t on s.trace_rowid = t.id"
+                    " where t.project_rowid = ? order by s.id", project_id):
+                read["keys"].add(f"spans:{span_rowid}")
+                before = known.get(f"spans:{span_rowid}")
+                if before is not None and before[1] == span_id:
+                    read["spans_kept"] += 1
+                else:
+                    new.append(span_rowid)
+            batches = [(span_query + f" and s.id in ({', '.join('?' * len(ids))}) order by s.id", tuple(ids))
+                       for ids in _chunks(new)]
+        for query, ids in batches:
+            for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in database.stream(
+                    query, project_id, *ids):
+                read["keys"].add(f"spans:{span_rowid}")
+                read["spans_read"] += 1
+                attributes = _structure(attributes) or {}
+                yield from _span_rows(file_name, span_rowid, trace_id, span_id, parent_id, span_kind,
+                                      _nested(attributes, "input", "value"), _nested(attributes, "output", "value"),
+                                      attributes.get("metadata"), _nested(attributes, "retrieval", "documents"))
         annotation_columns = ("a.id, a.name, a.label, a.score, a.explanation, a.annotator_kind, a.identifier,"
                               " a.metadata, a.created_at, a.updated_at")
-        queries = {
-            "document": f"""select t.trace_id, s.span_id, a.document_position, {annotation_columns}
-                            from document_annotations a join spans s on a.span_rowid = s.id
-                            join traces t on s.trace_rowid = t.id where t.project_rowid = ? order by a.id""",
-            "span": f"""select t.trace_id, s.span_id, null, {annotation_columns}
-                        from span_annotations a join spans s on a.span_rowid = s.id
-                        join traces t on s.trace_rowid = t.id where t.project_rowid = ? order by a.id""",
-            "trace": f"""select t.trace_id, null, null, {annotation_columns}
-                         from trace_annotations a join traces t on a.trace_rowid = t.id
-                         where t.project_rowid = ? order by a.id""",
+        sources = {
+            "document": ("t.trace_id, s.span_id, a.document_position", "document_annotations a join spans s on"
+                         " a.span_rowid = s.id join traces t on s.trace_rowid = t.id"),
+            "span": ("t.trace_id, s.span_id, null", "span_annotations a join spans s on a.span_rowid = s.id"
+                     " join traces t on s.trace_rowid = t.id"),
+            "trace": ("t.trace_id, null, null", "trace_annotations a join traces t on a.trace_rowid = t.id"),
         }
-        for target, query in queries.items():
-            for (trace_id, span_id, position, annotation_id, name, label, score, explanation, kind, identifier,
-                 metadata, created_at, updated_at) in database.stream(query, project_id):
-                yield _annotation_row(target, file_name, annotation_id, trace_id, span_id, position, name, label,
-                                      score, explanation, kind, identifier, metadata, created_at, updated_at)
+        for target, (targets, tables) in sources.items():
+            query = f"select {targets}, {annotation_columns} from {tables} where t.project_rowid = ?"
+            if known is None:
+                batches = [(query + " order by a.id", ())]
+            else:  # likewise the ids and times first: only new annotations and those updated since are read
+                changed = []
+                for annotation_id, updated_at, label, score in database.rows(
+                        f"select a.id, a.updated_at, a.label, a.score from {tables} where t.project_rowid = ?"
+                        " order by a.id", project_id):
+                    key = f"{target}_annotations:{annotation_id}"
+                    read["keys"].add(key)
+                    before = known.get(key)
+                    # the time and the value: SQLite stores the time to the second, and a change within it
+                    # keeps the time
+                    if before is not None and (before[0], *before[2:]) == (_iso_utc(updated_at), _text(label), _text(score)):
+                        read["annotations_kept"] += 1
+                    else:
+                        changed.append(annotation_id)
+                batches = [(query + f" and a.id in ({', '.join('?' * len(ids))}) order by a.id", tuple(ids))
+                           for ids in _chunks(changed)]
+            for query_text, ids in batches:
+                for (trace_id, span_id, position, annotation_id, name, label, score, explanation, kind, identifier,
+                     metadata, created_at, updated_at) in database.stream(query_text, project_id, *ids):
+                    read["keys"].add(f"{target}_annotations:{annotation_id}")
+                    read["annotations_read"] += 1
+                    yield _annotation_row(target, file_name, annotation_id, trace_id, span_id, position, name, label,
+                                          score, explanation, kind, identifier, metadata, created_at, updated_at)
     except PhoenixExportError:
         raise
     except database.errors as error:
@@ -594,9 +646,11 @@ def _find_export(folder):
     return None, frames
 
 
-def read_export(session, folder, project, url=None, schema=None):
+def read_export(session, folder, project, url=None, schema=None, known=None, read=None):
     """Every row of the Phoenix export, an iterable (a database's rows are read as they are written out):
-    the database of `url` (PHOENIX_SQL_DATABASE_URL) when set, else the folder's database or frames."""
+    the database of `url` (PHOENIX_SQL_DATABASE_URL) when set, else the folder's database or frames.
+    `known` and `read`: a database's rows read at an earlier build, and what this one reads
+    (_database_rows); frames are read whole."""
     if url is not None:
         masked = _masked(url)
         if folder is not None:
@@ -608,7 +662,7 @@ def read_export(session, folder, project, url=None, schema=None):
                     f"two Phoenix sources: {DATABASE_URL} names Phoenix's database {masked}, and input_path"
                     f" '{folder}' holds a Phoenix export ({', '.join(found)}); read one: unset {DATABASE_URL} to"
                     " read the folder, or keep only the annotators* and records* files in it")
-        return _database_rows(_open_url(url, schema), project)
+        return _database_rows(_open_url(url, schema), project, known, read)
     if folder is None:
         raise PhoenixExportError(
             f"input_format 'phoenix' needs Phoenix's database: set {DATABASE_URL} to it (Phoenix's own setting, e.g."
@@ -616,26 +670,95 @@ def read_export(session, folder, project, url=None, schema=None):
             " or give the folder of its SQLite file or exported frames (make build-files INPUT=folder; the var"
             " input_path)")
     database, frames = _find_export(folder)
-    return _database_rows(_open_sqlite(database), project) if database else _read_frames(session, folder, frames)
+    return _database_rows(_open_sqlite(database), project, known, read) if database \
+        else _read_frames(session, folder, frames)
+
+
+def _code_digest():
+    """A digest of this reader's code (every function's bytecode and constants): rows kept from an earlier
+    build were read by the same code only when it is equal, so a new version of ragmart reads every row
+    again on its first build."""
+    def code_bytes(code):
+        parts = [code.co_code]
+        for const in code.co_consts:
+            parts.append(code_bytes(const) if hasattr(const, "co_code") else repr(const).encode())
+        return b"".join(parts)
+    # the functions of this file alone: dbt appends its own (ref, source, ...) after them, with this build's values
+    limit = globals()["ref"].__code__.co_firstlineno if "ref" in globals() else float("inf")
+    functions = [value for value in globals().values()
+                 if callable(value) and hasattr(value, "__code__") and value.__code__.co_firstlineno < limit]
+    digest = hashlib.sha256()
+    for function in sorted(functions, key=lambda value: value.__name__):
+        digest.update(function.__name__.encode() + code_bytes(function.__code__))
+    return digest.hexdigest()
+
+
+def _database_name(folder, url):
+    """The name of the database the build reads (as in source_file), or None for frames."""
+    if url is not None:
+        return _masked(url)
+    if folder is None or not os.path.isdir(folder):
+        return None
+    databases = [e for e in os.listdir(folder) if e.lower().endswith(".db") and not e.startswith(".")]
+    return databases[0] if len(databases) == 1 else None
+
+
+def _read_key(row, frames):
+    """The key dbt's delete+insert replaces a row by: a span with its documents (`spans:<id>`), an
+    annotation (`span_annotations:<id>`, likewise `document_` and `trace_`), by the ids of Phoenix's
+    tables; a frame's rows by their file (frames are read whole)."""
+    if frames:
+        return f"frame:{row['source_file']}"
+    if row["row_kind"] == "annotation":
+        return f"{row['annotation_target']}_annotations:{row['source_row']}"
+    return f"spans:{row['source_row']}"
+
+
+def _stored_rows(session, this, read_with):
+    """{read key: (updated_at, span_id, label, score)} of the spans and annotations an earlier build read
+    from the same database with the same reader, or None (read every row)."""
+    state = session.execute(f"select read_with from {this} where row_kind = 'state'").fetchall()
+    if [row[0] for row in state] != [read_with]:
+        return None
+    return {key: tuple(values) for key, *values in session.execute(
+        f"select read_key, updated_at, span_id, label, score from {this} where row_kind in ('span', 'annotation')"
+    ).fetchall()}
 
 
 def model(dbt, session):
-    dbt.config(materialized="table")
+    dbt.config(materialized="incremental", incremental_strategy="delete+insert", unique_key="read_key",
+               on_schema_change="append_new_columns")
     folder = _setting(dbt.config.get("input_path"))
     project = _setting(dbt.config.get("phoenix_project"))
     # Phoenix's own settings, read from the environment (never a dbt var: the URL holds a password)
     url, schema = _setting(os.environ.get(DATABASE_URL)), _setting(os.environ.get(DATABASE_SCHEMA))
-    rows = read_export(session, os.path.abspath(folder) if folder else None, project, url, schema)
+    folder = os.path.abspath(folder) if folder else None
+    database_name = _database_name(folder, url)
+    read_with = json.dumps({"source": database_name, "schema": schema, "reader": _code_digest()}, sort_keys=True)
+    this = str(dbt.this) if dbt.is_incremental else None
+    if this and "read_key" not in {row[0] for row in session.execute(f"describe {this}").fetchall()}:
+        raise PhoenixExportError(f"{this} was built by an earlier version of ragmart, which kept no read keys: build"
+                                 " it once from scratch (dbt build --full-refresh, or make build-files FULL_REFRESH=1)")
+    known = _stored_rows(session, this, read_with) if this and database_name else None
+    if this and database_name and known is None:
+        print(f"ragmart: every row of Phoenix's database {database_name} is read again: it was not read before"
+              " into this database, or with another reader", flush=True)
+    read = {}
+    rows = read_export(session, folder, project, url, schema, known, read)
     work_dir = tempfile.mkdtemp(prefix="ragmart_phoenix_")
     path = os.path.join(work_dir, "export.csv")
+    frame_keys = set()
     try:
         with open(path, "w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(COLUMNS)
+            writer.writerow([*COLUMNS, "read_key"])
             for row in rows:
-                writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+                key = _read_key(row, database_name is None)
+                if database_name is None:
+                    frame_keys.add(key)
+                writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS] + [key])
         types = ", ".join(f"'{c}': '{'BIGINT' if c in ('source_row', 'table_index', 'document_position') else 'VARCHAR'}'"
-                          for c in COLUMNS)
+                          for c in [*COLUMNS, "read_key"])
         session.execute(
             f"create or replace temp table ragmart_phoenix_export as select * from read_csv('{path}', header = true,"
             " auto_detect = false, columns = " + "{" + types + "}" + ", quote = '\"', escape = '\"',"
@@ -644,4 +767,23 @@ def model(dbt, session):
     finally:
         os.remove(path)
         os.rmdir(work_dir)
-    return session.sql("select * from ragmart_phoenix_export")
+    if database_name and known is not None:
+        print(f"ragmart: Phoenix's database {database_name}: {read['spans_read']} spans and {read['annotations_read']}"
+              f" annotations read; {read['spans_kept']} spans and {read['annotations_kept']} annotations read at an"
+              " earlier build and unchanged, not read again", flush=True)
+    parts = ["select * from ragmart_phoenix_export",
+             "select 'state' as row_kind, 'state' as read_key, {} as read_with".format(
+                 "'" + read_with.replace("'", "''") + "'")]
+    if this:  # what an earlier build read that is no longer there: one `removed` row replaces its rows
+        session.execute("create or replace temp table ragmart_phoenix_keys as select unnest(?::varchar[]) as read_key",
+                        [sorted(read.get("keys", set()) | frame_keys)])
+        gone = session.execute(
+            f"select count(distinct read_key) from {this} where row_kind not in ('state', 'removed')"
+            " and read_key not in (select read_key from ragmart_phoenix_keys)").fetchall()[0][0]
+        if gone:
+            print(f"ragmart: {gone} spans, annotations or frames read at an earlier build are no longer in the"
+                  " export: their rows are removed", flush=True)
+            parts.append(f"select distinct 'removed' as row_kind, read_key from {this}"
+                         " where row_kind not in ('state', 'removed')"
+                         " and read_key not in (select read_key from ragmart_phoenix_keys)")
+    return session.sql(" union all by name ".join(parts))
