@@ -277,6 +277,36 @@ def _staged(database: Path) -> dict[str, list[tuple]]:
         return {name: sorted(con.execute(f"select * from staging.{name}").fetchall(), key=repr) for name in names}
 
 
+def _dbt_run(daily: Daily, tmp: Path, database: Path, target: str, variables: str,
+             *extra: str) -> subprocess.CompletedProcess:
+    """Plain `dbt run` of the folder up to the stacked staging, in place into `database` (its own target folder,
+    so that each database keeps dbt's partial parse)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "PHOENIX_"))}
+    env.update(RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    result = subprocess.run(
+        [str(daily.project / ".venv" / "bin" / "dbt"), "run", "--project-dir", str(daily.project),
+         "--profiles-dir", str(daily.project / "profiles"), "--select", "+stg_annotation_exports__annotations",
+         "--vars", variables, "--target-path", str(tmp / target), *extra],
+        cwd=daily.project, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, f"{target} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
+    return result
+
+
+def _staged_day(daily: Daily, tmp: Path, variables: str, name: str, tool_model: str) -> subprocess.CompletedProcess:
+    """The folder run after the days before, and from scratch: their staged relations are equal (the tool's
+    `tool_model` and the stacked annotations filled); the day's run."""
+    result = _dbt_run(daily, tmp, daily.database, "target_daily", variables)
+    scratch = tmp / "scratch" / f"{name}.duckdb"
+    scratch.parent.mkdir(exist_ok=True)
+    _dbt_run(daily, tmp, scratch, "target_scratch", variables, "--full-refresh")
+    got, want = _staged(daily.database), _staged(scratch)
+    assert sorted(got) == sorted(want) and tool_model in got, name
+    different = [relation for relation in want if not rows_equal(got[relation], want[relation])]
+    assert not different, f"{name}: these staged relations differ from a build from scratch: {different}"
+    assert got[tool_model] and got["stg_annotation_exports__annotations"]
+    return result
+
+
 def test_langfuse_windows_read_once_give_the_staged_rows_from_scratch(tmp_path):
     """Langfuse's export windows landing day after day, built with plain dbt in place up to the stacked
     staging: a window read before is not read again, a new window, one a manifest lists since, and one
@@ -297,27 +327,8 @@ def test_langfuse_windows_read_once_give_the_staged_rows_from_scratch(tmp_path):
             (export / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source / relative, export / relative)
 
-    def run(database: Path, target: str, *extra: str) -> subprocess.CompletedProcess:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
-        env.update(RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-        result = subprocess.run(
-            [str(daily.project / ".venv" / "bin" / "dbt"), "run", "--project-dir", str(daily.project),
-             "--profiles-dir", str(daily.project / "profiles"), "--select", "+stg_annotation_exports__annotations",
-             "--vars", variables, "--target-path", str(tmp_path / target), *extra],
-            cwd=daily.project, env=env, capture_output=True, text=True)
-        assert result.returncode == 0, f"{target} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
-        return result
-
     def day(name: str) -> list[str]:
-        result = run(daily.database, "target_daily")
-        scratch = tmp_path / "scratch" / f"{name}.duckdb"
-        scratch.parent.mkdir(exist_ok=True)
-        run(scratch, "target_scratch", "--full-refresh")
-        got, want = _staged(daily.database), _staged(scratch)
-        assert sorted(got) == sorted(want) and "stg_langfuse__scores" in got, name
-        different = [relation for relation in want if not rows_equal(got[relation], want[relation])]
-        assert not different, f"{name}: these staged relations differ from a build from scratch: {different}"
-        assert got["stg_langfuse__scores"] and got["stg_annotation_exports__annotations"]
+        result = _staged_day(daily, tmp_path, variables, name, "stg_langfuse__scores")
         return sorted(line.split()[2] for line in result.stdout.splitlines() if "ragmart: read " in line
                       and line.split("ragmart: read ")[1].startswith(("scores/", "observations_v2/")))
 
@@ -398,27 +409,8 @@ def test_phoenix_database_rows_read_once_give_the_staged_rows_from_scratch(tmp_p
     variables = json.dumps({"input_mode": "files", "input_path": str(folder), "input_format": "phoenix",
                             "phoenix_project": "ragmart-sample"})
 
-    def run(target: Path, name: str, *extra: str) -> subprocess.CompletedProcess:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "PHOENIX_"))}
-        env.update(RAGMART_DUCKDB_PATH=str(target), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-        result = subprocess.run(
-            [str(daily.project / ".venv" / "bin" / "dbt"), "run", "--project-dir", str(daily.project),
-             "--profiles-dir", str(daily.project / "profiles"), "--select", "+stg_annotation_exports__annotations",
-             "--vars", variables, "--target-path", str(tmp_path / name), *extra],
-            cwd=daily.project, env=env, capture_output=True, text=True)
-        assert result.returncode == 0, f"{name} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
-        return result
-
     def day(name: str) -> tuple[int, int, int, int] | None:
-        result = run(daily.database, "target_daily")
-        scratch = tmp_path / "scratch" / f"{name}.duckdb"
-        scratch.parent.mkdir(exist_ok=True)
-        run(scratch, "target_scratch", "--full-refresh")
-        got, want = _staged(daily.database), _staged(scratch)
-        assert sorted(got) == sorted(want) and "stg_phoenix__annotations" in got, name
-        different = [relation for relation in want if not rows_equal(got[relation], want[relation])]
-        assert not different, f"{name}: these staged relations differ from a build from scratch: {different}"
-        assert got["stg_phoenix__annotations"] and got["stg_annotation_exports__annotations"]
+        result = _staged_day(daily, tmp_path, variables, name, "stg_phoenix__annotations")
         found = re.search(r"(\d+) spans and (\d+) annotations read; (\d+) spans and (\d+) annotations read at an"
                           r" earlier build and unchanged", result.stdout)
         return tuple(int(n) for n in found.groups()) if found else None

@@ -406,8 +406,11 @@ def _read_database(source, project):
 ID_CHUNK = 900
 
 
-def _chunks(ids):
-    return [ids[start:start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)]
+def _batches(query, column, ids):
+    """(query, ids) pairs that read the rows whose `column` is one of `ids`, ID_CHUNK at a time, in id order."""
+    parts = [ids[start:start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)]
+    return [(query + f" and {column} in ({', '.join('?' * len(part))}) order by {column}", tuple(part))
+            for part in parts]
 
 
 def _database_rows(database, project, known=None, read=None):
@@ -458,8 +461,7 @@ def _database_rows(database, project, known=None, read=None):
                     read["spans_kept"] += 1
                 else:
                     new.append(span_rowid)
-            batches = [(span_query + f" and s.id in ({', '.join('?' * len(ids))}) order by s.id", tuple(ids))
-                       for ids in _chunks(new)]
+            batches = _batches(span_query, "s.id", new)
         for query, ids in batches:
             for span_rowid, trace_id, span_id, parent_id, span_kind, attributes in database.stream(
                     query, project_id, *ids):
@@ -496,8 +498,7 @@ def _database_rows(database, project, known=None, read=None):
                         read["annotations_kept"] += 1
                     else:
                         changed.append(annotation_id)
-                batches = [(query + f" and a.id in ({', '.join('?' * len(ids))}) order by a.id", tuple(ids))
-                           for ids in _chunks(changed)]
+                batches = _batches(query, "a.id", changed)
             for query_text, ids in batches:
                 for (trace_id, span_id, position, annotation_id, name, label, score, explanation, kind, identifier,
                      metadata, created_at, updated_at) in database.stream(query_text, project_id, *ids):
