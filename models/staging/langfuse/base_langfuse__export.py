@@ -298,22 +298,11 @@ STATE_COLUMNS = ["file_bytes", "file_modified", "file_digest", "read_with"]
 
 
 def _code_digest():
-    """A digest of this reader's code (every function's bytecode and constants): rows kept from an earlier
-    build were read by the same code only when it is equal, so a new version of ragmart reads every file
-    again on its first build."""
-    def code_bytes(code):
-        parts = [code.co_code]
-        for const in code.co_consts:
-            parts.append(code_bytes(const) if hasattr(const, "co_code") else repr(const).encode())
-        return b"".join(parts)
-    # the functions of this file alone: dbt appends its own (ref, source, ...) after them, with this build's values
-    limit = globals()["ref"].__code__.co_firstlineno if "ref" in globals() else float("inf")
-    functions = [value for value in globals().values()
-                 if callable(value) and hasattr(value, "__code__") and value.__code__.co_firstlineno < limit]
-    digest = hashlib.sha256()
-    for function in sorted(functions, key=lambda value: value.__name__):
-        digest.update(function.__name__.encode() + code_bytes(function.__code__))
-    return digest.hexdigest()
+    """A digest of this reader's code as dbt runs it (its file up to what dbt appends, with this build's
+    values): rows kept from an earlier build were read by the same code only when it is equal, so a new
+    version of ragmart reads every file again on its first build."""
+    with open(__file__, "rb") as handle:
+        return hashlib.sha256(handle.read().partition(b"\n# This part is user provided model code\n")[0]).hexdigest()
 
 
 def _file_digest(path):
