@@ -581,7 +581,8 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None,
 # the new one before dbt runs.
 STATE_TABLES = {"base_native__export_files": (None, "ragmart_file_state"),
                 "base_langfuse__export": ("langfuse", "read_with"),
-                "base_phoenix__export": ("phoenix", "read_key")}
+                "base_phoenix__export": ("phoenix", "read_key"),
+                "base_mlflow__export": ("mlflow", "read_key")}
 
 
 def state_tables(variables: dict) -> list[str]:

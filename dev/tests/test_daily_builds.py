@@ -31,7 +31,9 @@ days: new traces, an annotation updated in place, a document annotation and a tr
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -118,12 +120,14 @@ class Daily:
                    "--exclude-resource-type", "test", "--vars", variables, *extra]
         return subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True)
 
-    def day(self, name: str) -> tuple[subprocess.CompletedProcess, dict, dict]:
-        """The folder built after the days before, and from scratch: (the build, its marts, scratch's)."""
-        result = self.build(self.database)
+    def day(self, name: str, tests: bool = False) -> tuple[subprocess.CompletedProcess, dict, dict]:
+        """The folder built after the days before (with dbt's data tests when `tests`), and from scratch: (the
+        build, its marts, scratch's)."""
+        no_tests = ("--exclude-resource-type", "test")
+        result = self.build(self.database, dbt_args=() if tests else no_tests)
         assert result.returncode == 0, f"{name}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
         scratch = self.scratch / name / "ragmart.duckdb"
-        fresh = self.build(scratch, "--full-refresh", dbt_args=("--exclude-resource-type", "test"))
+        fresh = self.build(scratch, "--full-refresh", dbt_args=no_tests)
         assert fresh.returncode == 0, f"{name} from scratch: {fresh.stdout[-4000:]}{fresh.stderr[-2000:]}"
         return result, public_mart_rows(self.database), public_mart_rows(scratch)
 
@@ -155,12 +159,12 @@ def test_a_folder_built_day_after_day_reads_each_file_once_and_gives_the_marts_f
     _side_files(folder)
 
     _day_files(folder, 1)
-    first, got, want = daily.day("day 1")
-    _assert_same_marts("day 1", got, want)
+    first = daily.build(daily.database, dbt_args=("--exclude-resource-type", "test"))  # from scratch itself
+    assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-2000:]
     assert _read_files(first.stdout) == sorted([f"{t}_{DAYS[0]}.csv" for t in EXPORTS] + ["annotators.csv", "records.csv"])
 
     _day_files(folder, 2)
-    second, got, want = daily.day("day 2")
+    second, got, want = daily.day("day 2", tests=True)  # dbt's data tests on the marts of a build in place
     _assert_same_marts("day 2", got, want)
     assert _read_files(second.stdout) == sorted(f"{t}_{DAYS[1]}.csv" for t in EXPORTS)
     assert "5 file(s) read at an earlier build and unchanged, not read again" in second.stdout
@@ -294,8 +298,12 @@ def _dbt_run(daily: Daily, tmp: Path, database: Path, target: str, variables: st
 
 def _staged_day(daily: Daily, tmp: Path, variables: str, name: str, tool_model: str) -> subprocess.CompletedProcess:
     """The folder run after the days before, and from scratch: their staged relations are equal (the tool's
-    `tool_model` and the stacked annotations filled); the day's run."""
+    `tool_model` and the stacked annotations filled); the day's run. The first day's run, into an empty
+    database, is itself one from scratch."""
+    first = not daily.database.exists()
     result = _dbt_run(daily, tmp, daily.database, "target_daily", variables)
+    if first:
+        return result
     scratch = tmp / "scratch" / f"{name}.duckdb"
     scratch.parent.mkdir(exist_ok=True)
     _dbt_run(daily, tmp, scratch, "target_scratch", variables, "--full-refresh")
@@ -307,13 +315,31 @@ def _staged_day(daily: Daily, tmp: Path, variables: str, name: str, tool_model: 
     return result
 
 
+def _store_days(tmp: Path, fixtures: Path, store: str, variables: dict, tool_model: str, counted: str):
+    """(a Daily whose folder holds the annotators and records files of `fixtures`, the path of the store
+    `store` in it, day): day(name) runs the folder after the days before and checks it against a run from
+    scratch (_staged_day); it gives the counts the build log says of what it read and kept (`counted`: what
+    it counts beside the spans), None when it read every row."""
+    daily = Daily(tmp)
+    for name in ("annotators.csv", "records.csv"):
+        shutil.copyfile(fixtures / name, daily.folder / name)
+    text = json.dumps({"input_mode": "files", "input_path": str(daily.folder), **variables})
+
+    def day(name: str) -> tuple[int, int, int, int] | None:
+        result = _staged_day(daily, tmp, text, name, tool_model)
+        found = re.search(rf"(\d+) spans and (\d+) {counted} read; (\d+) spans and (\d+) {counted} read at an"
+                          r" earlier build and unchanged", result.stdout)
+        return tuple(int(n) for n in found.groups()) if found else None
+
+    daily.database.parent.mkdir()
+    return daily, daily.folder / store, day
+
+
 def test_langfuse_windows_read_once_give_the_staged_rows_from_scratch(tmp_path):
     """Langfuse's export windows landing day after day, built with plain dbt in place up to the stacked
     staging: a window read before is not read again, a new window, one a manifest lists since, and one
     changed in place are read alone, a window gone takes its rows; each day's staged rows equal a build
     from scratch of the same folder."""
-    import json
-
     daily = Daily(tmp_path)
     folder = daily.folder
     for name in ("retrieval_annotations.csv", "annotators.csv", "records.csv"):
@@ -369,7 +395,7 @@ def test_a_build_carries_the_readers_of_its_input_formats():
 
     assert build.state_tables({}) == ["base_native__export_files"]
     assert build.state_tables({"input_format": "phoenix"}) == ["base_native__export_files", "base_phoenix__export"]
-    assert build.state_tables({"input_format": "mlflow"}) == ["base_native__export_files"]
+    assert build.state_tables({"input_format": "mlflow"}) == ["base_native__export_files", "base_mlflow__export"]
     assert build.state_tables({"input_format": {"retrieval": "native", "grounding": "langfuse"}}) == [
         "base_native__export_files", "base_langfuse__export"]
 
@@ -397,25 +423,10 @@ def test_phoenix_database_rows_read_once_give_the_staged_rows_from_scratch(tmp_p
     not read before, or updated since, are read; an annotation updated in place is read again, a trace
     deleted takes its rows; each day's staged relations equal a build from scratch of the same folder.
     The changes are written with SQLite as Phoenix writes them (its upsert keeps the row's id)."""
-    import json
-    import re
     import sqlite3
 
-    daily = Daily(tmp_path)
-    folder = daily.folder
-    for name in ("annotators.csv", "records.csv"):
-        shutil.copyfile(PHOENIX / name, folder / name)
-    database = folder / "phoenix.db"
-    variables = json.dumps({"input_mode": "files", "input_path": str(folder), "input_format": "phoenix",
-                            "phoenix_project": "ragmart-sample"})
-
-    def day(name: str) -> tuple[int, int, int, int] | None:
-        result = _staged_day(daily, tmp_path, variables, name, "stg_phoenix__annotations")
-        found = re.search(r"(\d+) spans and (\d+) annotations read; (\d+) spans and (\d+) annotations read at an"
-                          r" earlier build and unchanged", result.stdout)
-        return tuple(int(n) for n in found.groups()) if found else None
-
-    daily.database.parent.mkdir()
+    daily, database, day = _store_days(tmp_path, PHOENIX, "phoenix.db", {"input_format": "phoenix", "phoenix_project":
+                                       "ragmart-sample"}, "stg_phoenix__annotations", "annotations")
     shutil.copyfile(PHOENIX / "phoenix.db", database)
     _delete_traces(database, ">=", 20)
     assert day("day 1") is None                             # the first build reads every row
@@ -468,3 +479,76 @@ def test_phoenix_database_rows_read_once_give_the_staged_rows_from_scratch(tmp_p
         removed = con.execute("select count(*) from staging.base_phoenix__export where row_kind = 'removed'").fetchone()[0]
     assert removed == gone_spans + gone_annotations + 1
 
+
+
+MLFLOW = PROJECT / "dev" / "tests" / "fixtures" / "mlflow" / "db"
+MLFLOW_TRACE_TABLES = ("assessments", "spans", "trace_request_metadata", "trace_tags", "trace_info")
+
+
+def _mlflow_counts(con, traces: str, *params) -> tuple[int, int]:
+    """(spans, assessments) of the traces of experiment 1 that `traces` (a condition on trace_info t) names."""
+    where = f"t.experiment_id = 1 and {traces}"
+    return tuple(con.execute(f"select count(*) from {table} x join trace_info t on x.trace_id = t.request_id where {where}",
+                             params).fetchone()[0] for table in ("spans", "assessments"))
+
+
+def _delete_mlflow_traces(database: Path, traces: str, *params) -> None:
+    """MLflow's store without the traces that `traces` (a condition on trace_info t) names, their spans,
+    assessments, metadata and tags with them."""
+    import sqlite3
+
+    with sqlite3.connect(database) as con:
+        ids = [row[0] for row in con.execute(f"select request_id from trace_info t where {traces}", params)]
+        for table in MLFLOW_TRACE_TABLES:
+            column = "trace_id" if table in ("assessments", "spans") else "request_id"
+            con.executemany(f"delete from {table} where {column} = ?", [(i,) for i in ids])
+
+
+def test_mlflow_store_rows_read_once_give_the_staged_rows_from_scratch(tmp_path):
+    """MLflow's SQLite store growing day after day (the committed fixture, first without its last traces),
+    built with plain dbt in place up to the stacked staging: only the spans and assessments not read before,
+    or updated since (a new value and last_updated_timestamp; an override's valid flag), are read; an
+    assessment deleted and a trace deleted take their rows; each day's staged relations (the assessments'
+    numbers by creation among them) equal a build from scratch of the same folder."""
+    import sqlite3
+
+    daily, database, day = _store_days(tmp_path, MLFLOW, "mlflow.db", {"input_format": "mlflow", "max_rejected_share":
+                                       0.3}, "stg_mlflow__feedback", "assessments")
+    with sqlite3.connect(MLFLOW / "mlflow.db") as con:
+        times = [t for (t,) in con.execute("select timestamp_ms from trace_info where experiment_id = 1 order by 1")]
+        later = times[-4]
+        spans, assessments = _mlflow_counts(con, "1 = 1")
+        spans_later, assessments_later = _mlflow_counts(con, "t.timestamp_ms >= ?", later)
+    assert 0 < spans_later < spans and 0 < assessments_later < assessments
+
+    shutil.copyfile(MLFLOW / "mlflow.db", database)
+    _delete_mlflow_traces(database, "t.timestamp_ms >= ?", later)
+    assert day("day 1") is None                             # the first build reads every row
+
+    # the next day: the traces written since
+    shutil.copyfile(MLFLOW / "mlflow.db", database)
+    assert day("day 2") == (spans_later, assessments_later, spans - spans_later, assessments - assessments_later)
+
+    # a feedback updated (a new value and time), one overridden (only its valid flag), one deleted, all on the
+    # first trace; and the second trace deleted with its spans and assessments
+    with sqlite3.connect(database) as con:
+        first, second = [t for (t,) in con.execute(
+            "select request_id from trace_info where experiment_id = 1 order by timestamp_ms limit 2")]
+        (updated, value), (overridden, _), (deleted, _) = con.execute(
+            "select assessment_id, value from assessments where trace_id = ? and assessment_type = 'feedback' and valid"
+            " and value in ('true', 'false') order by assessment_id limit 3", (first,)).fetchall()
+        con.execute("update assessments set value = case value when 'true' then 'false' else 'true' end,"
+                    " last_updated_timestamp = last_updated_timestamp + 1000 where assessment_id = ?", (updated,))
+        con.execute("update assessments set valid = 0 where assessment_id = ?", (overridden,))
+        con.execute("delete from assessments where assessment_id = ?", (deleted,))
+        gone_spans, gone_assessments = _mlflow_counts(con, "t.request_id = ?", second)
+    _delete_mlflow_traces(database, "t.request_id = ?", second)
+    assert day("day 3") == (0, 2, spans - gone_spans, assessments - gone_assessments - 3)
+    with duckdb.connect(str(daily.database), read_only=True) as con:
+        removed = con.execute("select count(*) from staging.base_mlflow__export where row_kind = 'removed'").fetchone()[0]
+        feedback = dict(con.execute("select assessment_id, coalesce(not_read_because, value_text)"
+                                    " from staging.stg_mlflow__feedback where assessment_id in (?, ?, ?)",
+                                    [updated, overridden, deleted]).fetchall())
+    assert removed == 1 + gone_spans + gone_assessments + 1
+    assert feedback[overridden] == "overridden" and deleted not in feedback
+    assert feedback[updated] == {"true": "false", "false": "true"}[value]

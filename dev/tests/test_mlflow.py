@@ -267,9 +267,11 @@ def test_the_parquet_export_gives_the_staged_rows_of_the_store(built, runs):
 
 
 def _read_rows(folder: Path, experiment: str | None = None) -> list[str]:
-    """The reader's rows of a folder (base_mlflow__export, no dbt) but where each came from, sorted."""
+    """The reader's rows of a folder (base_mlflow__export, no dbt) but where each came from (its place, and the
+    store's creation time and read key), sorted."""
     rows = _reader().read_export(duckdb.connect(), str(folder), experiment)
-    return sorted(repr({k: v for k, v in row.items() if k not in ("source_file", "source_row")}) for row in rows)
+    origin = ("source_file", "source_row", "created_time", "read_key")
+    return sorted(repr({k: v for k, v in row.items() if k not in origin}) for row in rows)
 
 
 @pytest.mark.parametrize("shape", ["parquet", "jsonl"])

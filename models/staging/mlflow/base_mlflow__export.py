@@ -31,6 +31,7 @@ import base64
 import csv
 import datetime
 import gzip
+import hashlib
 import json
 import os
 import sqlite3
@@ -389,9 +390,32 @@ def _check_layout(store):
                                     f" {', '.join(missing)}, which ragmart reads (MLflow 3's layout)")
 
 
-def _store_rows(store, chosen):
-    """The rows of the experiment of an open Store, one at a time (closes the store at the end)."""
+# ids a query names at once (SQLite's oldest limit of parameters is 999)
+ID_CHUNK = 900
+
+
+def _batches(query, column, ids):
+    """(query, ids) pairs that read the rows whose `column` is one of `ids`, ID_CHUNK at a time, in id order."""
+    parts = [ids[start:start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)]
+    return [(query + f" and {column} in ({', '.join('?' * len(part))}) order by {column}", tuple(part))
+            for part in parts]
+
+
+def _store_rows(store, chosen, known=None, read=None):
+    """The rows of the experiment of an open Store, one at a time (closes the store at the end), each with
+    its `read_key`: `traces:<id>`, `spans:<trace id>:<span id>` (a span and its documents),
+    `assessments:<id>`. `known`: {read key: (last_update_time, is_valid)} of the spans and assessments an
+    earlier build read (None: read every row); then the traces (ids, metadata and run names: a run can be
+    renamed) are read whole, the spans of the traces with a span not read before (MLflow writes a span once)
+    and the assessments not read before or whose last_updated_timestamp or valid flag changed since.
+    `read` (a dict, when given) gets `keys`, the read key of every trace, span and assessment of the
+    experiment, read or not, and the counts `spans_read`, `spans_kept`, `assessments_read`,
+    `assessments_kept`. The store numbers the traces in id order (source_row); an assessment's number, its
+    place by creation, is given by stg_mlflow__feedback from `created_time`."""
     name = store.name
+    read = {} if read is None else read
+    read.update(keys=set(), spans_read=0, spans_kept=0, assessments_read=0, assessments_kept=0)
+    experiment = " where cast(t.experiment_id as varchar(20)) = ?"
     try:
         _check_layout(store)
         experiments = {str(i): (n, False) for i, n in store.rows("select experiment_id, name from experiments")}
@@ -404,30 +428,68 @@ def _store_rows(store, chosen):
         metadata = {}
         for trace_id, key, value in store.rows(
                 "select m.request_id, m.key, m.value from trace_request_metadata m join trace_info t"
-                " on m.request_id = t.request_id where cast(t.experiment_id as varchar(20)) = ?"
+                " on m.request_id = t.request_id" + experiment +
                 " and m.key in ('mlflow.modelId', 'mlflow.sourceRun', 'language', 'query_id')", experiment_id):
             metadata.setdefault(trace_id, {})[key] = value
         for number, (trace_id, client_request_id) in enumerate(store.rows(
-                "select request_id, client_request_id from trace_info where cast(experiment_id as varchar(20)) = ?"
-                " order by request_id", experiment_id), start=1):
-            yield _trace_row(name, number, experiment_id, trace_id, client_request_id, metadata.get(trace_id),
-                             models, runs)
-        for number, (trace_id, content) in enumerate(store.rows(
-                "select s.trace_id, s.content from spans s join trace_info t on s.trace_id = t.request_id"
-                " where cast(t.experiment_id as varchar(20)) = ? order by s.trace_id, s.span_id", experiment_id),
-                start=1):
-            yield from _span_rows(name, number, trace_id, _json(content) or {})
-        for number, row in enumerate(store.rows(
-                "select a.trace_id, a.assessment_id, a.assessment_type, a.name, a.value, a.error, a.source_type,"
-                " a.source_id, a.span_id, a.rationale, a.valid, a.last_updated_timestamp, a.assessment_metadata"
-                " from assessments a join trace_info t on a.trace_id = t.request_id"
-                " where cast(t.experiment_id as varchar(20)) = ? order by a.created_timestamp, a.assessment_id",
+                "select t.request_id, t.client_request_id from trace_info t" + experiment + " order by t.request_id",
                 experiment_id), start=1):
-            (trace_id, assessment_id, kind, label, value, error, source_type, source_id, span_id, rationale, valid,
-             updated, meta) = row
-            yield _assessment_row(name, number, trace_id, assessment_id, kind, label, _json(value),
-                                  _text(error) is not None, source_type, source_id, span_id, rationale,
-                                  bool(valid), _iso_ms(updated), meta)
+            read["keys"].add(f"traces:{trace_id}")
+            yield {**_trace_row(name, number, experiment_id, trace_id, client_request_id, metadata.get(trace_id),
+                                models, runs), "read_key": f"traces:{trace_id}"}
+        span_query = ("select s.trace_id, s.span_id, s.content from spans s join trace_info t on s.trace_id ="
+                      " t.request_id" + experiment)
+        if known is None:
+            batches = [(span_query + " order by s.trace_id, s.span_id", ())]
+        else:  # the experiment's span ids first (no content): only the traces with a span not read before
+            new = set()
+            for trace_id, span_id in store.rows(
+                    "select s.trace_id, s.span_id from spans s join trace_info t on s.trace_id = t.request_id"
+                    + experiment, experiment_id):
+                key = f"spans:{trace_id}:{span_id}"
+                read["keys"].add(key)
+                if key in known:
+                    read["spans_kept"] += 1
+                else:
+                    new.add(trace_id)
+            batches = _batches(span_query, "s.trace_id", sorted(new))
+        for query, ids in batches:
+            for trace_id, span_id, content in store.rows(query, experiment_id, *ids):
+                key = f"spans:{trace_id}:{span_id}"
+                if known is not None and key in known:
+                    continue  # a span of the trace read before
+                read["keys"].add(key)
+                read["spans_read"] += 1
+                for row in _span_rows(name, None, trace_id, _json(content) or {}):
+                    yield {**row, "read_key": key}
+        assessment_query = (
+            "select a.trace_id, a.assessment_id, a.assessment_type, a.name, a.value, a.error, a.source_type,"
+            " a.source_id, a.span_id, a.rationale, a.valid, a.last_updated_timestamp, a.assessment_metadata,"
+            " a.created_timestamp from assessments a join trace_info t on a.trace_id = t.request_id" + experiment)
+        if known is None:
+            batches = [(assessment_query + " order by a.assessment_id", ())]
+        else:  # likewise their ids, times and valid flags first: only new assessments and those changed since
+            changed = []
+            for assessment_id, updated, valid in store.rows(
+                    "select a.assessment_id, a.last_updated_timestamp, a.valid from assessments a join trace_info t"
+                    " on a.trace_id = t.request_id" + experiment, experiment_id):
+                key = f"assessments:{assessment_id}"
+                read["keys"].add(key)
+                if known.get(key) == (_iso_ms(updated), "true" if valid else "false"):
+                    read["assessments_kept"] += 1
+                else:
+                    changed.append(assessment_id)
+            batches = _batches(assessment_query, "a.assessment_id", sorted(changed))
+        for query, ids in batches:
+            for row in store.rows(query, experiment_id, *ids):
+                (trace_id, assessment_id, kind, label, value, error, source_type, source_id, span_id, rationale, valid,
+                 updated, meta, created) = row
+                read["keys"].add(f"assessments:{assessment_id}")
+                read["assessments_read"] += 1
+                yield {**_assessment_row(name, None, trace_id, assessment_id, kind, label, _json(value),
+                                         _text(error) is not None, source_type, source_id, span_id, rationale,
+                                         bool(valid), _iso_ms(updated), meta),
+                       "created_time": created, "read_key": f"assessments:{assessment_id}"}
     except MlflowExportError:
         raise
     except store.errors as error:
@@ -562,9 +624,10 @@ def _find_export(folder):
     return None, files
 
 
-def read_export(session, folder, experiment, url=None):
+def read_export(session, folder, experiment, url=None, known=None, read=None):
     """Every row of the MLflow export, an iterable: the store of `url` (MLFLOW_BACKEND_STORE_URI) when set,
-    else the folder's store or export files."""
+    else the folder's store or export files. `known` and `read`: a store's rows read at an earlier build,
+    and what this one reads (_store_rows); export files are read whole."""
     if url is not None:
         if folder is not None:
             if not os.path.isdir(folder):
@@ -575,32 +638,81 @@ def read_export(session, folder, experiment, url=None):
                     f"two MLflow sources: {STORE_URI} names the tracking store {_masked(url)}, and input_path"
                     f" '{folder}' holds an MLflow export ({', '.join(found)}); read one: unset {STORE_URI} to read"
                     " the folder, or keep only the annotators* and records* files in it")
-        return _store_rows(_open_url(url), experiment)
+        return _store_rows(_open_url(url), experiment, known, read)
     if folder is None:
         raise MlflowExportError(
             f"input_format 'mlflow' needs MLflow's tracking store: set {STORE_URI} to it (the --backend-store-uri of"
             " mlflow server, e.g. postgresql://user:password@host:5432/mlflow), or give the folder of its SQLite"
             " file or exported traces (make build-files INPUT=folder; the var input_path)")
     database, files = _find_export(folder)
-    return _store_rows(_open_sqlite(database), experiment) if database else _export_rows(session, files, experiment)
+    return _store_rows(_open_sqlite(database), experiment, known, read) if database \
+        else _export_rows(session, files, experiment)
+
+
+def _code_digest():
+    """A digest of this reader's code as dbt runs it (its file up to what dbt appends, with this build's
+    values): rows kept from an earlier build were read by the same code only when it is equal, so a new
+    version of ragmart reads every row again on its first build."""
+    with open(__file__, "rb") as handle:
+        return hashlib.sha256(handle.read().partition(b"\n# This part is user provided model code\n")[0]).hexdigest()
+
+
+def _store_name(folder, url):
+    """The name of the store the build reads (as in source_file), or None for export files."""
+    if url is not None:
+        return _masked(url)
+    if folder is None or not os.path.isdir(folder):
+        return None
+    databases = [e for e in _mlflow_files(folder) if e.lower().endswith(".db")]
+    return databases[0] if len(databases) == 1 else None
+
+
+def _stored_rows(session, this, read_with):
+    """{read key: (last_update_time, is_valid)} of the spans and assessments an earlier build read from the
+    same store with the same reader and settings, or None (read every row)."""
+    state = session.execute(f"select read_with from {this} where row_kind = 'state'").fetchall()
+    if [row[0] for row in state] != [read_with]:
+        return None
+    return {key: tuple(values) for key, *values in session.execute(
+        f"select read_key, last_update_time, is_valid from {this} where row_kind in ('span', 'assessment')"
+    ).fetchall()}
 
 
 def model(dbt, session):
-    dbt.config(materialized="table")
+    dbt.config(materialized="incremental", incremental_strategy="delete+insert", unique_key="read_key",
+               on_schema_change="append_new_columns")
     folder = _setting(dbt.config.get("input_path"))
     experiment = _setting(dbt.config.get("mlflow_experiment"))
     # MLflow's own setting, read from the environment (never a dbt var: the URI holds a password)
     url = _setting(os.environ.get(STORE_URI))
-    rows = read_export(session, os.path.abspath(folder) if folder else None, experiment, url)
+    folder = os.path.abspath(folder) if folder else None
+    store_name = _store_name(folder, url)
+    read_with = json.dumps({"source": store_name, "experiment": experiment, "reader": _code_digest()}, sort_keys=True)
+    this = str(dbt.this) if dbt.is_incremental else None
+    if this and "read_key" not in {row[0] for row in session.execute(f"describe {this}").fetchall()}:
+        raise MlflowExportError(f"{this} was built by an earlier version of ragmart, which kept no read keys: build"
+                                " it once from scratch (dbt build --full-refresh, or make build-files FULL_REFRESH=1)")
+    known = _stored_rows(session, this, read_with) if this and store_name else None
+    if this and store_name and known is None:
+        print(f"ragmart: every row of MLflow's store {store_name} is read again: it was not read before into this"
+              " database, or with another reader or mlflow_experiment", flush=True)
+    read = {}
+    rows = read_export(session, folder, experiment, url, known, read)
+    columns = [*COLUMNS, "created_time", "read_key"]
     work_dir = tempfile.mkdtemp(prefix="ragmart_mlflow_")
     path = os.path.join(work_dir, "export.csv")
+    file_keys = set()
     try:
         with open(path, "w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(COLUMNS)
+            writer.writerow(columns)
             for row in rows:
-                writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
-        types = ", ".join(f"'{c}': '{'BIGINT' if c in INTEGER_COLUMNS else 'VARCHAR'}'" for c in COLUMNS)
+                if store_name is None:  # export files are read whole: their rows are replaced by file
+                    row = {**row, "read_key": f"file:{row['source_file']}"}
+                    file_keys.add(row["read_key"])
+                writer.writerow(["" if row.get(c) is None else row[c] for c in columns])
+        types = ", ".join(f"'{c}': '{'BIGINT' if c in (*INTEGER_COLUMNS, 'created_time') else 'VARCHAR'}'"
+                          for c in columns)
         session.execute(
             f"create or replace temp table ragmart_mlflow_export as select * from read_csv('{path}', header = true,"
             " auto_detect = false, columns = {" + types + "}, quote = '\"', escape = '\"',"
@@ -609,4 +721,23 @@ def model(dbt, session):
     finally:
         os.remove(path)
         os.rmdir(work_dir)
-    return session.sql("select * from ragmart_mlflow_export")
+    if store_name and known is not None:
+        print(f"ragmart: MLflow's store {store_name}: {read['spans_read']} spans and {read['assessments_read']}"
+              f" assessments read; {read['spans_kept']} spans and {read['assessments_kept']} assessments read at an"
+              " earlier build and unchanged, not read again", flush=True)
+    parts = ["select * from ragmart_mlflow_export",
+             "select 'state' as row_kind, 'state' as read_key, {} as read_with".format(
+                 "'" + read_with.replace("'", "''") + "'")]
+    if this:  # what an earlier build read that is no longer there: one `removed` row replaces its rows
+        session.execute("create or replace temp table ragmart_mlflow_keys as select unnest(?::varchar[]) as read_key",
+                        [sorted(read.get("keys", set()) | file_keys)])
+        gone = session.execute(
+            f"select count(distinct read_key) from {this} where row_kind not in ('state', 'removed')"
+            " and read_key not in (select read_key from ragmart_mlflow_keys)").fetchall()[0][0]
+        if gone:
+            print(f"ragmart: {gone} traces, spans, assessments or export files read at an earlier build are no longer"
+                  " in the export: their rows are removed", flush=True)
+            parts.append(f"select distinct 'removed' as row_kind, read_key from {this}"
+                         " where row_kind not in ('state', 'removed')"
+                         " and read_key not in (select read_key from ragmart_mlflow_keys)")
+    return session.sql(" union all by name ".join(parts))

@@ -44,7 +44,14 @@ assessments as (
 
     select
         export.source_file,
-        export.source_row,
+        {#- the store's assessments are numbered here, by creation (then id), as one read of the store -#}
+        coalesce(
+            export.source_row,
+            row_number() over (
+                partition by export.source_file, export.source_row
+                order by export.created_time, export.assessment_id
+            )
+        ) as source_row,
         export.trace_id,
         export.span_id,
         export.assessment_id,
