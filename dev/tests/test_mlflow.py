@@ -532,6 +532,51 @@ def test_postgres_store_gives_the_staged_rows_of_the_native_files_of_the_same_in
     assert rows_equal(postgres[staged], native[staged]), f"{staged} differs"
 
 
+def _read_again(store: str, url: str | None = None) -> None:
+    """The reader on a store read before (its rows as an earlier build keeps them): with every row known it
+    reads only the traces and counts the rest as kept; without a trace's spans and three assessments it
+    reads those again, with the values of the first read."""
+    reader = _reader()
+    folder = None if url else store
+
+    def read(known):
+        counts = {}
+        rows = list(reader.read_export(duckdb.connect(), folder, None, url, known, counts))
+        return rows, counts
+
+    first, counts = read(None)
+    known = {row["read_key"]: (row.get("last_update_time"), row.get("is_valid")) for row in first
+             if row["row_kind"] in ("span", "assessment")}
+    spans = {key for key in known if key.startswith("spans:")}
+    assessments = sorted(key for key in known if key.startswith("assessments:"))
+    assert spans and assessments and counts["spans_read"] == len(spans)
+
+    again, counts = read(known)
+    assert {row["row_kind"] for row in again} == {"trace"} and rows_equal(
+        sorted(map(repr, again)), sorted(repr(row) for row in first if row["row_kind"] == "trace"))
+    assert (counts["spans_read"], counts["assessments_read"], counts["spans_kept"], counts["assessments_kept"]) == (
+        0, 0, len(spans), len(assessments))
+
+    trace = sorted(spans)[0].split(":")[1]
+    forgotten = {key for key in spans if key.split(":")[1] == trace} | set(assessments[:2])
+    changed = assessments[2]
+    partly = {key: value for key, value in known.items() if key not in forgotten}
+    partly[changed] = ("2001-01-01T00:00:00.000Z", partly[changed][1])
+    again, counts = read(partly)
+    expected = forgotten | {changed}
+    assert counts["spans_read"] == len(forgotten & spans) and counts["assessments_read"] == 3
+    assert rows_equal(sorted(repr(row) for row in again if row["row_kind"] != "trace"),
+                      sorted(repr(row) for row in first if row["read_key"] in expected))
+
+
+def test_the_store_read_again_reads_only_what_it_lacks_or_what_changed():
+    _read_again(str(FIXTURES / "db"))
+
+
+def test_the_postgres_store_read_again_reads_only_what_it_lacks_or_what_changed(mlflow_pg):
+    _read_again(None, mlflow_pg["url"])
+
+
 def test_postgres_rows_point_into_the_store_by_its_masked_name(mlflow_pg, pg_build, built):
     def origin(database):
         with duckdb.connect(str(database), read_only=True) as con:

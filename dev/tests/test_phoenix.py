@@ -643,6 +643,47 @@ def test_the_reader_reads_one_read_only_snapshot_in_the_role_s_time_zone(phoenix
         database.close()
 
 
+def _read_again(store: str | None, url: str | None = None, schema: str | None = None) -> None:
+    """The reader on a database read before (its rows as an earlier build keeps them, by read key): with
+    every row known it reads nothing and counts every span and annotation as kept; without a trace's
+    spans and two annotations, and with a third's label changed, it reads those again, with the values
+    of the first read."""
+    reader = _reader()
+
+    def read(known):
+        counts = {}
+        rows = list(reader.read_export(None, store, PROJECT_NAME, url, schema, known, counts))
+        return [(reader._read_key(row, False), row) for row in rows], counts
+
+    first, counts = read(None)
+    known = {key: (row.get("updated_at"), row.get("span_id"), row.get("label"), row.get("score")) for key, row in first
+             if row["row_kind"] in ("span", "annotation")}
+    spans = {key for key in known if key.startswith("spans:")}
+    annotations = sorted(key for key in known if not key.startswith("spans:"))
+    assert spans and annotations and counts["spans_read"] == len(spans)
+
+    again, counts = read(known)
+    assert again == [] and (counts["spans_read"], counts["annotations_read"], counts["spans_kept"],
+                            counts["annotations_kept"]) == (0, 0, len(spans), len(annotations))
+
+    forgotten = set(sorted(spans)[:3]) | set(annotations[:2])
+    changed = annotations[2]
+    partly = {key: value for key, value in known.items() if key not in forgotten}
+    partly[changed] = (*partly[changed][:2], "a label before", partly[changed][3])
+    again, counts = read(partly)
+    assert (counts["spans_read"], counts["annotations_read"]) == (3, 3)
+    assert rows_equal(sorted(repr(pair) for pair in again),
+                      sorted(repr(pair) for pair in first if pair[0] in forgotten | {changed}))
+
+
+def test_the_database_read_again_reads_only_what_it_lacks_or_what_changed():
+    _read_again(str(FIXTURES / "db"))
+
+
+def test_the_postgres_database_read_again_reads_only_what_it_lacks_or_what_changed(phoenix_pg):
+    _read_again(None, phoenix_pg.url(), phoenix_pg.schema)
+
+
 def test_sqlite_urls_read_the_file_as_the_folder_does(tmp_path, monkeypatch):
     reader = _reader()
     expected = reader._read_database(str(FIXTURES / "db" / "phoenix.db"), PROJECT_NAME)
