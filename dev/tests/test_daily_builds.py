@@ -129,7 +129,16 @@ class Daily:
         scratch = self.scratch / name / "ragmart.duckdb"
         fresh = self.build(scratch, "--full-refresh", dbt_args=no_tests)
         assert fresh.returncode == 0, f"{name} from scratch: {fresh.stdout[-4000:]}{fresh.stderr[-2000:]}"
+        _assert_no_temp_tables(name, self.database)
         return result, public_mart_rows(self.database), public_mart_rows(scratch)
+
+
+def _assert_no_temp_tables(name: str, database: Path) -> None:
+    """No table an incremental build wrote its new rows to (`<model>__dbt_tmp<time>`) is left in the database."""
+    with duckdb.connect(str(database), read_only=True) as con:
+        left = con.execute("select table_schema || '.' || table_name from information_schema.tables"
+                           " where table_name like '%\\_\\_dbt\\_tmp%' escape '\\'").fetchall()
+    assert not left, f"{name}: tables of dbt's incremental builds are left in {database.name}: {left}"
 
 
 def _assert_same_marts(name: str, got: dict, want: dict) -> None:
@@ -225,6 +234,7 @@ def test_a_folder_built_day_after_day_reads_each_file_once_and_gives_the_marts_f
         assert result.returncode == 0, f"dbt build {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
         read = _read_files(result.stdout)
         assert read == (sorted(p.name for p in folder.iterdir() if p.is_file()) if extra else []), (extra, read)
+        _assert_no_temp_tables(f"dbt build {' '.join(extra)}", plain)
         _assert_same_marts(f"dbt build {' '.join(extra)}", public_mart_rows(plain), want)
 
 
@@ -302,6 +312,7 @@ def _staged_day(daily: Daily, tmp: Path, variables: str, name: str, tool_model: 
     database, is itself one from scratch."""
     first = not daily.database.exists()
     result = _dbt_run(daily, tmp, daily.database, "target_daily", variables)
+    _assert_no_temp_tables(name, daily.database)
     if first:
         return result
     scratch = tmp / "scratch" / f"{name}.duckdb"

@@ -234,3 +234,21 @@
     {{ ragmart_clean_text(expression) }}
     {%- endif -%}
 {%- endmacro %}
+
+{#-
+    The post-hook of the incremental readers (Python models, DuckDB only): dbt-duckdb writes the rows a
+    Python model returns at an incremental build to a table `<model>__dbt_tmp<time>` in the database's
+    default schema, merges it, and leaves it there. Drop it, so that no copy of the day's rows stays in
+    the published database (beside the marts) or piles up build after build.
+-#}
+{% macro ragmart_drop_reader_temp_tables() -%}
+    {%- if execute -%}
+        {%- set prefix = this.identifier ~ '__dbt_tmp' -%}
+        {%- set found = run_query(
+            "select table_schema, table_name from information_schema.tables where table_catalog = '"
+            ~ this.database ~ "' and substr(table_name, 1, " ~ (prefix | length) ~ ") = '" ~ prefix ~ "'") -%}
+        {%- for row in found.rows -%}
+            {%- do run_query('drop table if exists "' ~ row[0] ~ '"."' ~ row[1] ~ '"') -%}
+        {%- endfor -%}
+    {%- endif -%}
+{%- endmacro %}
