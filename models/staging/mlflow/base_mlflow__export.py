@@ -415,7 +415,7 @@ def _store_rows(store, chosen, known=None, read=None):
     name = store.name
     read = {} if read is None else read
     read.update(keys=set(), spans_read=0, spans_kept=0, assessments_read=0, assessments_kept=0)
-    experiment = " where cast(t.experiment_id as varchar(20)) = ?"
+    in_experiment = " where cast(t.experiment_id as varchar(20)) = ?"  # the traces of the experiment read
     try:
         _check_layout(store)
         experiments = {str(i): (n, False) for i, n in store.rows("select experiment_id, name from experiments")}
@@ -428,24 +428,24 @@ def _store_rows(store, chosen, known=None, read=None):
         metadata = {}
         for trace_id, key, value in store.rows(
                 "select m.request_id, m.key, m.value from trace_request_metadata m join trace_info t"
-                " on m.request_id = t.request_id" + experiment +
+                " on m.request_id = t.request_id" + in_experiment +
                 " and m.key in ('mlflow.modelId', 'mlflow.sourceRun', 'language', 'query_id')", experiment_id):
             metadata.setdefault(trace_id, {})[key] = value
         for number, (trace_id, client_request_id) in enumerate(store.rows(
-                "select t.request_id, t.client_request_id from trace_info t" + experiment + " order by t.request_id",
+                "select t.request_id, t.client_request_id from trace_info t" + in_experiment + " order by t.request_id",
                 experiment_id), start=1):
             read["keys"].add(f"traces:{trace_id}")
             yield {**_trace_row(name, number, experiment_id, trace_id, client_request_id, metadata.get(trace_id),
                                 models, runs), "read_key": f"traces:{trace_id}"}
         span_query = ("select s.trace_id, s.span_id, s.content from spans s join trace_info t on s.trace_id ="
-                      " t.request_id" + experiment)
+                      " t.request_id" + in_experiment)
         if known is None:
             batches = [(span_query + " order by s.trace_id, s.span_id", ())]
         else:  # the experiment's span ids first (no content): only the traces with a span not read before
             new = set()
             for trace_id, span_id in store.rows(
                     "select s.trace_id, s.span_id from spans s join trace_info t on s.trace_id = t.request_id"
-                    + experiment, experiment_id):
+                    + in_experiment, experiment_id):
                 key = f"spans:{trace_id}:{span_id}"
                 read["keys"].add(key)
                 if key in known:
@@ -465,14 +465,14 @@ def _store_rows(store, chosen, known=None, read=None):
         assessment_query = (
             "select a.trace_id, a.assessment_id, a.assessment_type, a.name, a.value, a.error, a.source_type,"
             " a.source_id, a.span_id, a.rationale, a.valid, a.last_updated_timestamp, a.assessment_metadata,"
-            " a.created_timestamp from assessments a join trace_info t on a.trace_id = t.request_id" + experiment)
+            " a.created_timestamp from assessments a join trace_info t on a.trace_id = t.request_id" + in_experiment)
         if known is None:
             batches = [(assessment_query + " order by a.assessment_id", ())]
         else:  # likewise their ids, times and valid flags first: only new assessments and those changed since
             changed = []
             for assessment_id, updated, valid in store.rows(
                     "select a.assessment_id, a.last_updated_timestamp, a.valid from assessments a join trace_info t"
-                    " on a.trace_id = t.request_id" + experiment, experiment_id):
+                    " on a.trace_id = t.request_id" + in_experiment, experiment_id):
                 key = f"assessments:{assessment_id}"
                 read["keys"].add(key)
                 if known.get(key) == (_iso_ms(updated), "true" if valid else "false"):

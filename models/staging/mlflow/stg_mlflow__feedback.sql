@@ -44,7 +44,8 @@ assessments as (
 
     select
         export.source_file,
-        {#- the store's assessments are numbered here, by creation (then id), as one read of the store -#}
+        {#- an export's assessment keeps its frame row or line; the store's (no source_row: a build reads
+            only some of them) are numbered here, by creation then id, all in one partition -#}
         coalesce(
             export.source_row,
             row_number() over (
