@@ -35,7 +35,13 @@ tools write).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+# ranx and ppi_py, the independent references of test_ranx.py and test_judge_powered.py, compile
+# their numba kernels at first use: about 30 s of CPU per process, where the same code run as
+# plain Python takes a second on the suite's small inputs. Set before anything imports numba.
+os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 import generate as G
 import pytest
