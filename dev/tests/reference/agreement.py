@@ -216,7 +216,27 @@ def label_stats(units: list[list[int]]) -> dict | None:
     sum over units taken once per distinct unit shape (its count of each value) times the
     number of units of that shape."""
     values = sorted({v for u in units for v in u} | {0, 1})
-    shapes = Counter(tuple(u.count(c) for c in values) for u in units)      # n_uc per unit
+    return _label_stats_of_shapes(_shapes(units, values), values)
+
+
+def _shapes(units: list[list[int]], values: list[int]) -> Counter:
+    """How many units have each shape: the unit's count of each of ``values`` (n_uc)."""
+    return Counter(tuple(u.count(c) for c in values) for u in units)
+
+
+def _by_size(shapes: dict, term) -> list[tuple[int, int]]:
+    """(m, sum of k * term(shape) over the shapes of m votes) for each unit size m: a sum over units
+    of term / f(m_u) is the sum over m of these integers / f(m), exactly."""
+    sums: dict[int, int] = defaultdict(int)
+    for shape, k in shapes.items():
+        sums[sum(shape)] += k * term(shape)
+    return sorted(sums.items())
+
+
+def _label_stats_of_shapes(shapes: Counter, values: list[int]) -> dict | None:
+    """label_stats of the units whose shapes (over ``values``) ``shapes`` counts.  A value that no
+    unit holds adds nothing to any sum (its n_c and pi_c are 0), so ``values`` may list more."""
+    shapes = +shapes
     pairable = {s: k for s, k in shapes.items() if sum(s) >= 2}
     if not pairable:
         return None
@@ -224,15 +244,15 @@ def label_stats(units: list[list[int]]) -> dict | None:
     n = sum(sum(s) * k for s, k in pairable.items())
     n_c = {c: sum(s[i] * k for s, k in pairable.items()) for i, c in enumerate(values)}
     # observed agreement: mean over units of sum_c n_uc (n_uc - 1) / (m_u (m_u - 1))
-    p_a = sum(k * Fraction(sum(x * (x - 1) for x in s), sum(s) * (sum(s) - 1))
-              for s, k in pairable.items()) / n_units
+    p_a = sum(Fraction(t, m * (m - 1)) for m, t in _by_size(pairable, lambda s: sum(x * (x - 1) for x in s))) / n_units
     # alpha = 1 - (n - 1) * sum_u [sum_{c != k} n_uc n_uk / (m_u - 1)] / sum_{c != k} n_c n_k
-    num = sum(k * Fraction(sum(x * y for i, x in enumerate(s) for j, y in enumerate(s) if i != j), sum(s) - 1)
-              for s, k in pairable.items())
+    num = sum(Fraction(t, m - 1) for m, t in _by_size(
+        pairable, lambda s: sum(x * y for i, x in enumerate(s) for j, y in enumerate(s) if i != j)))
     den = sum(n_c[c] * n_c[k] for c in values for k in values if c != k)
     alpha = None if den == 0 else 1 - (n - 1) * num / den
     # AC1: pi_c = mean of n_uc / m_u over every unit with >= 1 vote (single votes included)
-    pi = {c: sum(k * Fraction(s[i], sum(s)) for s, k in shapes.items()) / len(units)
+    n_voted = sum(shapes.values())
+    pi = {c: sum(Fraction(t, m) for m, t in _by_size(shapes, lambda s, i=i: s[i])) / n_voted
           for i, c in enumerate(values)}
     p_e = sum(pi[c] * (1 - pi[c]) for c in values)
     ac1 = (p_a - p_e) / (1 - p_e)
@@ -293,18 +313,22 @@ def label_jackknife(units_by_record: dict) -> dict:
     """alpha and AC1 jackknife of one (task, label, tier): ``units_by_record`` maps each record
     to the vote lists of its units (at least one vote each)."""
     left_out = [rec for rec, units in units_by_record.items() if any(len(u) >= 2 for u in units)]
-    rest = {rec: [u for other, units in units_by_record.items() if other != rec for u in units]
-            for rec in left_out}
-    reps = {rec: label_stats(units) for rec, units in rest.items()}
+    # the units of the other records, as label_stats counts them: every unit's shape, less the record's
+    values = sorted({v for units in units_by_record.values() for u in units for v in u} | {0, 1})
+    shapes = {rec: _shapes(units, values) for rec, units in units_by_record.items()}
+    every = sum(shapes.values(), Counter())
+    reps = {rec: _label_stats_of_shapes(every - shapes[rec], values) for rec in left_out}
     return {"alpha": [None if r is None else r["krippendorff_alpha"] for r in reps.values()],
             "ac1": [None if r is None else r["gwet_ac1"] for r in reps.values()]}
 
 
 def pair_jackknife(pairs_by_record: dict) -> list:
     """Kappa without each record's shared units, for one pair (records with a shared unit)."""
+    counts = {rec: Counter(prs) for rec, prs in pairs_by_record.items()}
+    every = sum(counts.values(), Counter())
     out = []
     for rec in pairs_by_record:
-        rest = [p for other, prs in pairs_by_record.items() if other != rec for p in prs]
+        rest = list((every - counts[rec]).elements())   # the other records' pairs (their order does not count)
         out.append(pair_stats(rest)["cohen_kappa"] if rest else None)
     return out
 

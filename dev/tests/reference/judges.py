@@ -310,13 +310,11 @@ def alpha_replicates(agr: A.AgreementReference, task: str, label: str, upairs: l
     def votes(unit):
         return [lab[label] for _a, lab in sorted(agr.votes[task].get(unit, {}).items())]
 
-    records = sorted({u[0] for u, _, _ in upairs if len(votes(u)) >= 2})
-    out = []
-    for rec in records:
-        rest = [v for v in (votes(u) for u, _, _ in upairs if u[0] != rec) if v]
-        st = A.label_stats(rest) if rest else None
-        out.append(None if st is None else st["krippendorff_alpha"])
-    return out
+    by_record: dict = {}
+    for u, _, _ in upairs:
+        if v := votes(u):
+            by_record.setdefault(u[0], []).append(v)
+    return A.label_jackknife(by_record)["alpha"]
 
 
 # --------------------------------------------------------------------------- judge_weights
