@@ -49,7 +49,7 @@ from kit import dbt_process
 from kit.adapters import public_mart_rows, reader_module, rows_equal
 from kit.builds import BUILD_TIMEOUT, PROJECT, prepare_project
 
-# six builds of the sample in files mode (one of them fails), one make, four plain dbt; seven Langfuse,
+# five builds of the sample in files mode (one of them fails), one make, four plain dbt; seven Langfuse,
 # five Phoenix and five MLflow runs
 pytestmark = pytest.mark.slow
 

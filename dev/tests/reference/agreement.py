@@ -29,7 +29,8 @@ writes them and converted to float at the end.
 
 Uncertainty (docs/rules.md, Agreement uncertainty): each interval is a direct leave-one-record-out
 recomputation -- for every record g holding a unit of the row, the statistic is computed again
-from scratch (``label_stats`` / ``pair_stats``) on the units of the other records -- then
+from scratch (``label_stats`` / ``pair_stats``) on the units of the other records, which it counts
+as every unit's shape (or pair) less the record's -- then
 SE = sqrt((G' - 1)/G' * sum (theta_-g - mean)^2) over the G' defined replicates, theta -/+
 t_0.975(G' - 1) * SE clipped to [-1, 1] (t from ``scipy.stats.t``), and
 p_alpha_below_target = Phi((target - alpha)/SE) (``scipy.stats.norm``).  For alpha and AC1 the
