@@ -115,10 +115,10 @@ class Daily:
         return subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True)
 
     def dbt(self, database: Path, *extra: str) -> subprocess.CompletedProcess:
-        """Plain `dbt build` of the folder in place into `database` (no publish; dbt's tests left out)."""
+        """Plain `dbt build` of the folder in place into `database` (no publish; dbt's data and unit tests left out)."""
         variables = f'{{"input_mode": "files", "input_path": "{self.folder}"}}'
         return _dbt(self.project, database, ["build", "--exclude", "resource_type:seed", "--exclude-resource-type",
-                                             "test", "--vars", variables, *extra])
+                                             "test", "unit_test", "--vars", variables, *extra])
 
     def day(self, name: str, tests: bool = False) -> tuple[subprocess.CompletedProcess, dict, dict]:
         """The folder built after the days before (with dbt's data tests when `tests`), and from scratch with
@@ -134,12 +134,17 @@ class Daily:
 
 
 def _dbt(project: Path, database: Path, args: list[str]) -> subprocess.CompletedProcess:
-    """Plain `dbt <args>` of `project` into `database`, run by the suite's dbt server process (the same
-    command line as the `dbt` command, without importing dbt again: kit/dbt_process.py)."""
+    """Plain `dbt <args>` of `project` into `database` (a `ragmart.duckdb`), run by the suite's dbt server
+    process (the same command line as the `dbt` command, without importing dbt again: kit/dbt_process.py).
+    It runs in the database's folder with the profile's default path, as scripts/build.py runs dbt, so that
+    every run of a project sees one profile and re-uses dbt's partial parse (another database path is
+    another profile to dbt, which then parses the whole project again)."""
+    assert database.name == "ragmart.duckdb", database
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "PHOENIX_", "MLFLOW_"))}
-    env.update(RAGMART_DUCKDB_PATH=str(database), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    env.update(RAGMART_DUCKDB_PATH=database.name, DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    database.parent.mkdir(parents=True, exist_ok=True)
     return dbt_process.run([*args, "--project-dir", str(project), "--profiles-dir", str(project / "profiles")],
-                           env=env, cwd=project, timeout=BUILD_TIMEOUT)
+                           env=env, cwd=database.parent, timeout=BUILD_TIMEOUT)
 
 
 def _assert_no_temp_tables(name: str, database: Path) -> None:
@@ -237,7 +242,8 @@ def test_a_folder_built_day_after_day_reads_each_file_once_and_gives_the_marts_f
 
     # plain dbt in place, on a copy of the published database: `dbt build --full-refresh` reads every
     # file, and a second `dbt build` (incremental, in place) reads none and keeps the marts
-    plain = daily.database.with_name("plain.duckdb")
+    plain = daily.database.parent.parent / "plain" / "ragmart.duckdb"
+    plain.parent.mkdir()
     shutil.copyfile(daily.database, plain)
     for extra in (["--full-refresh"], []):
         result = daily.dbt(plain, *extra)
@@ -301,13 +307,11 @@ def _staged(database: Path) -> dict[str, list[tuple]]:
         return {name: sorted(con.execute(f"select * from staging.{name}").fetchall(), key=repr) for name in names}
 
 
-def _dbt_run(daily: Daily, tmp: Path, database: Path, target: str, variables: str,
-             *extra: str) -> subprocess.CompletedProcess:
-    """Plain `dbt run` of the folder up to the stacked staging, in place into `database` (its own target folder,
-    so that each database keeps dbt's partial parse)."""
+def _dbt_run(daily: Daily, database: Path, variables: str, *extra: str) -> subprocess.CompletedProcess:
+    """Plain `dbt run` of the folder up to the stacked staging, in place into `database`."""
     result = _dbt(daily.project, database, ["run", "--select", "+stg_annotation_exports__annotations", "--vars",
-                                            variables, "--target-path", str(tmp / target), *extra])
-    assert result.returncode == 0, f"{target} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
+                                            variables, *extra])
+    assert result.returncode == 0, f"{database} {extra}: {result.stdout[-4000:]}{result.stderr[-2000:]}"
     return result
 
 
@@ -316,13 +320,12 @@ def _staged_day(daily: Daily, tmp: Path, variables: str, name: str, tool_model: 
     `tool_model` and the stacked annotations filled); the day's run. The first day's run, into an empty
     database, is itself one from scratch."""
     first = not daily.database.exists()
-    result = _dbt_run(daily, tmp, daily.database, "target_daily", variables)
+    result = _dbt_run(daily, daily.database, variables)
     _assert_no_temp_tables(name, daily.database)
     if first:
         return result
-    scratch = tmp / "scratch" / f"{name}.duckdb"
-    scratch.parent.mkdir(exist_ok=True)
-    _dbt_run(daily, tmp, scratch, "target_scratch", variables, "--full-refresh")
+    scratch = tmp / "scratch" / name / "ragmart.duckdb"
+    _dbt_run(daily, scratch, variables, "--full-refresh")
     got, want = _staged(daily.database), _staged(scratch)
     assert sorted(got) == sorted(want) and tool_model in got, name
     different = [relation for relation in want if not rows_equal(got[relation], want[relation])]
