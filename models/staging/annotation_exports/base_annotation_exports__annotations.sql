@@ -134,30 +134,23 @@ copies as (
     select
         input_rows.input_name as family,
         input_rows.annotation_row_id,
-        row_number() over (
-            partition by
-                input_rows.input_name,
-                {%- for column in columns %}
-                {{ ragmart_clean_text('input_rows.' ~ column) }},
-                {%- endfor %}
-                input_rows.malformed_record
-            order by {{ ragmart_collate_binary('input_rows.source_file') }} desc, input_rows.source_row
-        ) as copy_number,
-        first_value(input_rows.source_file) over (
-            partition by
-                input_rows.input_name,
-                {%- for column in columns %}
-                {{ ragmart_clean_text('input_rows.' ~ column) }},
-                {%- endfor %}
-                input_rows.malformed_record
-            order by {{ ragmart_collate_binary('input_rows.source_file') }} desc, input_rows.source_row
-        ) as read_source_file
+        row_number() over equal_rows as copy_number,
+        first_value(input_rows.source_file) over equal_rows as read_source_file
 
     from input_rows
     inner join rows_of_shared_keys
         on
             input_rows.input_name = rows_of_shared_keys.family
             and input_rows.annotation_row_id = rows_of_shared_keys.annotation_row_id
+    window equal_rows as (
+        partition by
+            input_rows.input_name,
+            {%- for column in columns %}
+            {{ ragmart_clean_text('input_rows.' ~ column) }},
+            {%- endfor %}
+            input_rows.malformed_record
+        order by {{ ragmart_collate_binary('input_rows.source_file') }} desc, input_rows.source_row
+    )
 
 ),
 
