@@ -9,7 +9,8 @@
         g4 = (79z⁹ + 776z⁷ + 1482z⁵ − 1920z³ − 945z)/92160,
         g5 = (27z¹¹ + 339z⁹ + 930z⁷ − 1782z⁵ − 765z³ + 17955z)/368640,
     whose error is below 7e-13 at df = 101 and falls as df⁻⁶ (dev/tests/test_intervals.py
-    compares df = 1 ... 5000 and larger with scipy). Null when df is null or below 1.
+    compares df = 1 ... 5000 and larger with scipy). Null when df is null or below 1; df is a whole
+    number (a count less one).
     `degrees_of_freedom` is repeated in the SQL: pass a column or a short expression.
 -#}
 {% macro ragmart_student_t_975(degrees_of_freedom) -%}
@@ -22,15 +23,8 @@
         (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160,
         (27 * z ** 11 + 339 * z ** 9 + 930 * z ** 7 - 1782 * z ** 5 - 765 * z ** 3 + 17955 * z) / 368640,
     ] -%}
-    {#- one dispatch for the hundred literals of the table -#}
-    {%- set double_literal = adapter.dispatch('ragmart_double_literal', 'ragmart') -%}
     case
-        when {{ df }} >= 1 and {{ df }} <= 100 then
-            case {{ df }}
-                {%- for value in ragmart_student_t_975_table() %}
-                when {{ loop.index }} then {{ double_literal(value) }}
-                {%- endfor %}
-            end
+        when {{ df }} >= 1 and {{ df }} <= 100 then {{ ragmart_double_at(ragmart_student_t_975_table(), df) }}
         when {{ df }} > 100 then
             {{ ragmart_double_literal(z) }}
             + ({{ ragmart_double_literal(g[0]) }}
