@@ -518,11 +518,13 @@ def pg_build(mlflow_pg, tmp_path_factory):
         sock.bind(("127.0.0.1", 0))
         closed_port = sock.getsockname()[1]
     refused_url = f"postgresql://reader:{urllib.parse.quote(PASSWORD, safe='')}@127.0.0.1:{closed_port}/mlflow"
+    refused_folder = root / "refused"     # the same database path in another folder: dbt re-uses the parse
+    refused_folder.mkdir()
     refused = run_dbt(project, ["build", "--select", "+base_mlflow__export", "--vars", json.dumps(variables)],
-                      env=env | {"RAGMART_DUCKDB_PATH": "refused.duckdb", "MLFLOW_BACKEND_STORE_URI": refused_url})
+                      env=env | {"MLFLOW_BACKEND_STORE_URI": refused_url}, cwd=refused_folder)
     assert refused.returncode != 0, "a refused connection should stop the build"
     return {"project": project, "database": root / "pg.duckdb", "output": output, "closed_port": closed_port,
-            "refused": refused.stdout + refused.stderr, "databases": [root / "pg.duckdb", root / "refused.duckdb"]}
+            "refused": refused.stdout + refused.stderr, "databases": [root / "pg.duckdb", refused_folder / "pg.duckdb"]}
 
 
 @pytest.mark.parametrize("staged", STAGED + ["row_status"])

@@ -127,9 +127,11 @@ def _parse_cache(project: Path, args: list[str], env: dict | None) -> Path | Non
 
 
 def run_dbt(project: Path, args: list[str], *, env: dict | None = None, log: Path | None = None,
-            timeout: float = BUILD_TIMEOUT) -> subprocess.CompletedProcess:
-    """``dbt <args>`` on ``project`` (its own profiles/), in the folder above it, so that the
-    relative database path of the environment lands beside the project copy."""
+            timeout: float = BUILD_TIMEOUT, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``dbt <args>`` on ``project`` (its own profiles/), in the folder above it (or ``cwd``), so that
+    the relative database path of the environment lands beside the project copy (or in ``cwd``: the
+    same relative path in another folder is another database with the same profile, whose parse
+    dbt re-uses)."""
     arguments = ["--no-use-colors"] + args + \
         ["--project-dir", str(project), "--profiles-dir", str(project / "profiles")]
     environment = dict(os.environ, DBT_SEND_ANONYMOUS_USAGE_STATS="false", **(env or {}))
@@ -139,10 +141,10 @@ def run_dbt(project: Path, args: list[str], *, env: dict | None = None, log: Pat
         shutil.copyfile(cache, parsed)
     if "TZ" in (env or {}):
         # a time zone of its own: a new process, so that nothing read the zone before it was set
-        result = subprocess.run(dbt_command() + arguments, env=environment, cwd=project.parent,
+        result = subprocess.run(dbt_command() + arguments, env=environment, cwd=cwd or project.parent,
                                 capture_output=True, text=True, timeout=timeout)
     else:
-        result = dbt_process.run(arguments, env=environment, cwd=project.parent, timeout=timeout)
+        result = dbt_process.run(arguments, env=environment, cwd=cwd or project.parent, timeout=timeout)
     if cache is not None and parsed.exists():
         part = cache.with_name(f"{cache.name}.{os.getpid()}-{threading.get_ident()}")
         shutil.copyfile(parsed, part)
