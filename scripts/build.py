@@ -518,6 +518,24 @@ def make_command(input_given: str | None, variables: dict) -> dict:
     return {"command": command, "vars": variables}
 
 
+def parse_with_other_root(saved_parse: Path) -> str | None:
+    """The project path a saved dbt parse names when it is not this project's (None when it is, or
+    when there is no parse). dbt keeps the --project-dir of the run that parsed, as given, and
+    re-uses the parse when only that path differs: after `dbt ... --project-dir .` a build here, run
+    in the building database's folder, looks for the seeds relative to that folder."""
+    if not saved_parse.exists():
+        return None
+    import msgpack  # dbt's own dependency; read only when a build failed
+
+    try:
+        nodes = msgpack.unpackb(saved_parse.read_bytes()).get("nodes", {})
+    except Exception:  # noqa: BLE001 - an unreadable parse is dbt's to report
+        return None
+    roots = {node.get("root_path") for node in nodes.values() if isinstance(node, dict) and node.get("root_path")}
+    other = sorted(root for root in roots if not Path(root).is_absolute() or Path(root).resolve() != PROJECT.resolve())
+    return other[0] if other else None
+
+
 def write_built_with(dbs: Databases, built_with: dict) -> None:
     """Write how the published database was built beside it (replaced atomically)."""
     new = dbs.built_with.with_name(dbs.built_with.name + f".{os.getpid()}")
@@ -548,6 +566,13 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None,
         if failures:
             print("\nwhat failed (dbt's full messages are above and in logs/dbt.log):", *failures, sep="\n",
                   file=sys.stderr)
+        saved_parse = PROJECT / "target" / "partial_parse.msgpack"
+        other_root = parse_with_other_root(saved_parse)
+        if other_root is not None:
+            saved_parse.unlink()
+            print(f"\ndbt's saved parse (target/partial_parse.msgpack) named the project {other_root!r}, not"
+                  f" {PROJECT} (a dbt run with --project-dir {other_root}), so dbt looked for the seeds relative to"
+                  " the folder of the build; the saved parse is removed: build again", file=sys.stderr)
         return _fail(dbs, f"dbt build failed (exit code {code})", code)
     building_wal, building_tmp = _companions(dbs.building)
     if not dbs.building.exists():

@@ -304,6 +304,42 @@ def _fake_dbt(seen: Path) -> list[str]:
             str(seen)]
 
 
+def _saved_parse(path: Path, *roots: str) -> Path:
+    """A dbt saved parse (msgpack, as dbt writes it) whose seed nodes name the project `roots`."""
+    import msgpack
+
+    nodes = {f"seed.ragmart.s{i}": {"resource_type": "seed", "root_path": root} for i, root in enumerate(roots)}
+    nodes["model.ragmart.m"] = {"resource_type": "model", "root_path": None}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(msgpack.packb({"nodes": nodes, "macros": {}}))
+    return path
+
+
+def test_a_parse_saved_for_another_project_path_is_named_and_removed_when_the_build_fails(tmp_path, capsys,
+                                                                                          monkeypatch):
+    """A parse that dbt saved for a run given a relative --project-dir names the project `.`: a build
+    here re-uses it and fails on every seed (looked for relative to the new file's folder). The failed
+    build says so and removes it; a parse of this project's own path is kept."""
+    project = tmp_path / "project"
+    monkeypatch.setattr(build, "PROJECT", project)
+    assert build.parse_with_other_root(project / "target" / "partial_parse.msgpack") is None      # no parse
+    own = _saved_parse(project / "target" / "partial_parse.msgpack", str(project), str(project))
+    assert build.parse_with_other_root(own) is None
+    assert build.parse_with_other_root(_saved_parse(tmp_path / "other.msgpack", "/elsewhere/ragmart")) == \
+        "/elsewhere/ragmart"
+
+    dbs = build.databases({"RAGMART_DUCKDB_PATH": str(tmp_path / "prod.duckdb")})
+    assert build.publish(dbs, _fake_dbt(tmp_path / "seen"), timeout=0) == 3
+    assert own.exists() and "saved parse" not in capsys.readouterr().err      # the build's own parse stays
+
+    relative = _saved_parse(project / "target" / "partial_parse.msgpack", ".", ".")
+    assert build.parse_with_other_root(relative) == "."
+    assert build.publish(dbs, _fake_dbt(tmp_path / "seen"), timeout=0) == 3
+    err = capsys.readouterr().err
+    assert "dbt's saved parse (target/partial_parse.msgpack) named the project '.'" in err
+    assert "the saved parse is removed: build again" in err and not relative.exists()
+
+
 def test_a_second_build_fails_at_once_without_touching_the_first(tmp_path, capsys):
     """One build at a time per database: while another build holds the lock, a build with no time to
     wait stops before it touches any file, naming the holder; the holder's files stay as they were."""
