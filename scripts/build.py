@@ -532,7 +532,7 @@ def parse_with_other_root(saved_parse: Path) -> str | None:
     except Exception:  # noqa: BLE001 - an unreadable parse is dbt's to report
         return None
     roots = {node.get("root_path") for node in nodes.values() if isinstance(node, dict) and node.get("root_path")}
-    other = sorted(root for root in roots if not Path(root).is_absolute() or Path(root).resolve() != PROJECT.resolve())
+    other = sorted(root for root in roots if not Path(root).is_absolute() or Path(root).resolve() != PROJECT)
     return other[0] if other else None
 
 
@@ -570,9 +570,10 @@ def _publish(dbs: Databases, command: list[str], built_with: dict | None = None,
         other_root = parse_with_other_root(saved_parse)
         if other_root is not None:
             saved_parse.unlink()
+            where = "relative to the folder of the build" if not Path(other_root).is_absolute() else "there"
             print(f"\ndbt's saved parse (target/partial_parse.msgpack) named the project {other_root!r}, not"
-                  f" {PROJECT} (a dbt run with --project-dir {other_root}), so dbt looked for the seeds relative to"
-                  " the folder of the build; the saved parse is removed: build again", file=sys.stderr)
+                  f" {PROJECT} (a dbt run given --project-dir {other_root}), so dbt looked for the seeds {where};"
+                  " the saved parse is removed: build again", file=sys.stderr)
         return _fail(dbs, f"dbt build failed (exit code {code})", code)
     building_wal, building_tmp = _companions(dbs.building)
     if not dbs.building.exists():

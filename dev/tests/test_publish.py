@@ -337,7 +337,14 @@ def test_a_parse_saved_for_another_project_path_is_named_and_removed_when_the_bu
     assert build.publish(dbs, _fake_dbt(tmp_path / "seen"), timeout=0) == 3
     err = capsys.readouterr().err
     assert "dbt's saved parse (target/partial_parse.msgpack) named the project '.'" in err
+    assert "dbt looked for the seeds relative to the folder of the build" in err
     assert "the saved parse is removed: build again" in err and not relative.exists()
+
+    moved = _saved_parse(project / "target" / "partial_parse.msgpack", "/elsewhere/ragmart")
+    assert build.publish(dbs, _fake_dbt(tmp_path / "seen"), timeout=0) == 3
+    err = capsys.readouterr().err
+    assert "named the project '/elsewhere/ragmart'" in err and "dbt looked for the seeds there;" in err
+    assert not moved.exists()
 
 
 def test_a_second_build_fails_at_once_without_touching_the_first(tmp_path, capsys):
