@@ -1,5 +1,9 @@
 """Write macros/metrics/ragmart_student_t_975_table.sql: t_0.975(df) for df = 1 ... 100.
 
+Also the unit tests' fixture of the same values, tests/fixtures/student_t_975.csv: every unit
+test of a model that joins int_metrics__student_t_975 (the table model built from the macro)
+gives it as that input.
+
 The 0.975 quantile of Student's t distribution, the factor of the 95 % intervals of
 docs/rules.md (Intervals, Uncertainty of agreement), computed once with scipy
 (``scipy.stats.t.ppf(0.975, df)``, accurate to a few units in the last place) and committed as
@@ -13,8 +17,8 @@ Python that needs the same values (dev/bench/core_floor.py).
 
 Run it again only to change the table's range:
 
-    .venv/bin/python dev/generate/make_student_t_table.py            # writes the macro file
-    .venv/bin/python dev/generate/make_student_t_table.py --check    # exit 1 when the file differs
+    .venv/bin/python dev/generate/make_student_t_table.py            # writes the macro and the fixture
+    .venv/bin/python dev/generate/make_student_t_table.py --check    # exit 1 when either differs
 """
 
 from __future__ import annotations
@@ -25,13 +29,23 @@ from pathlib import Path
 
 MAX_DF = 100
 TARGET = Path(__file__).resolve().parents[2] / "macros" / "metrics" / "ragmart_student_t_975_table.sql"
+FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "student_t_975.csv"
+
+
+def _values(max_df: int) -> list[str]:
+    from scipy import stats
+
+    return [repr(float(stats.t.ppf(0.975, df))) for df in range(1, max_df + 1)]
+
+
+def fixture_text(max_df: int = MAX_DF) -> str:
+    """The unit tests' fixture: the columns of int_metrics__student_t_975, one line a df."""
+    return "degrees_of_freedom,t_975\n" + "".join(f"{df},{t}\n" for df, t in enumerate(_values(max_df), start=1))
 
 
 def table_text(max_df: int = MAX_DF) -> str:
     """The macro file's text: a Jinja list whose item i is t_0.975(i + 1)."""
-    from scipy import stats
-
-    values = [repr(float(stats.t.ppf(0.975, df))) for df in range(1, max_df + 1)]
+    values = _values(max_df)
     rows = [", ".join(values[i:i + 4]) for i in range(0, len(values), 4)]
     lines = [f"        {row}," for row in rows]
     lines[-1] = lines[-1][:-1]
@@ -61,16 +75,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="do not write: exit 1 when the committed file differs from scipy's values")
     parser.add_argument("--out", type=Path, default=TARGET, help=f"the macro file (default {TARGET})")
     args = parser.parse_args(argv)
-    text = table_text()
+    files = {args.out: table_text(), FIXTURE: fixture_text()}
     if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        if current != text:
-            print(f"{args.out} is out of date: run dev/generate/make_student_t_table.py", file=sys.stderr)
+        stale = [path for path, text in files.items()
+                 if (path.read_text(encoding="utf-8") if path.exists() else "") != text]
+        for path in stale:
+            print(f"{path} is out of date: run dev/generate/make_student_t_table.py", file=sys.stderr)
+        if stale:
             return 1
-        print(f"{args.out} is up to date")
+        print(f"{args.out} and {FIXTURE} are up to date")
         return 0
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} (df 1 ... {MAX_DF})")
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path} (df 1 ... {MAX_DF})")
     return 0
 
 

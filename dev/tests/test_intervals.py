@@ -27,19 +27,30 @@ PROJECT = HERE.parent.parent
 
 # Φ twice: with its argument written out at every term, and with y = ragmart_normal_y(x) given as
 # a column (how the models call it); after the split, the SQL of that column.
-INLINE = ("select {{ ragmart_student_t_975('df') }} as t_quantile, "
+# The t quantile joins int_metrics__student_t_975 as the models do (its table is read from the
+# sample build's database).
+INLINE = ("select {{ ragmart_student_t_975('df', 'student_t.t_975') }} as t_quantile, "
           "{{ ragmart_normal_cdf('x') }} as phi, "
           "{{ ragmart_normal_cdf('x', 'normal_y') }} as phi_given_y from arguments"
+          " left join student_t on arguments.df = student_t.degrees_of_freedom"
           " -- split -- {{ ragmart_normal_y('x') }}")
 # The adjusted intervals' t quantile, step by step as run_comparison computes it (each step a
-# column of the one before): z, the start, then two Newton steps on the exact tail.
+# column of the one before): z, the start, then two Newton steps on the exact tail (for df up to
+# 50, refined_df), each from the estimate's x = df/(df + t²) and its tail.
+_X = ("cast(refined_df as {{ ragmart_type_double() }}) / (cast(refined_df as {{ ragmart_type_double() }})"
+      " + {t} * {t})")
 QUANTILE_STEPS = (
-    "select df, q, {{ ragmart_normal_upper_quantile('q') }} as z from quantile_arguments",
+    "select df, q, case when df between 1 and 50 then df end as refined_df,"
+    " {{ ragmart_normal_upper_quantile('q') }} as z from quantile_arguments",
     "select *, {{ ragmart_student_t_start('z', 'df') }} as t_start from step_1",
-    "select *, {{ ragmart_student_t_upper_tail('t_start', 'df') }} as start_tail from step_2",
-    "select *, {{ ragmart_student_t_newton_step('t_start', 'start_tail', 'q', 'df') }} as t_first from step_3",
-    "select *, {{ ragmart_student_t_upper_tail('t_first', 'df') }} as first_tail from step_4",
-    "select *, {{ ragmart_student_t_newton_step('t_first', 'first_tail', 'q', 'df') }} as t_quantile from step_5",
+    "select *, " + _X.replace("{t}", "t_start") + " as start_x from step_2",
+    "select *, {{ ragmart_student_t_upper_tail('t_start', 'start_x', 'refined_df') }} as start_tail from step_3",
+    "select *, {{ ragmart_student_t_newton_step('t_start', 'start_x', 'start_tail', 'q', 'refined_df') }} as t_first"
+    " from step_4",
+    "select *, " + _X.replace("{t}", "t_first") + " as first_x from step_5",
+    "select *, {{ ragmart_student_t_upper_tail('t_first', 'first_x', 'refined_df') }} as first_tail from step_6",
+    "select *, {{ ragmart_student_t_newton_step('t_first', 'first_x', 'first_tail', 'q', 'refined_df') }}"
+    " as t_quantile from step_7",
 )
 
 
@@ -61,15 +72,26 @@ def compiled_parts(builds, tmp_path_factory) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def compiled_sql(compiled_parts) -> tuple[str, str]:
-    """The query and the SQL of the normal_y column."""
-    return compiled_parts[0], compiled_parts[1]
+def student_t_rows(builds) -> list[tuple]:
+    """The rows of int_metrics__student_t_975 as the sample build wrote them."""
+    sample = builds.get("sample").check()
+    with duckdb.connect(str(sample.db_path), read_only=True) as con:
+        return con.execute("select degrees_of_freedom, t_975 from intermediate.int_metrics__student_t_975"
+                           " order by degrees_of_freedom").fetchall()
 
 
-def _evaluate(compiled: tuple[str, str], dfs: list, xs: list) -> list[tuple]:
+@pytest.fixture(scope="module")
+def compiled_sql(compiled_parts, student_t_rows) -> tuple[str, str, list[tuple]]:
+    """The query, the SQL of the normal_y column and the table of t_0.975 it joins."""
+    return compiled_parts[0], compiled_parts[1], student_t_rows
+
+
+def _evaluate(compiled: tuple[str, str, list], dfs: list, xs: list) -> list[tuple]:
     """(t, Φ) per argument; Φ with its argument given as a column must be the very same number."""
-    sql, normal_y = compiled
+    sql, normal_y, student_t = compiled
     con = duckdb.connect()
+    con.execute("create table student_t (degrees_of_freedom integer, t_975 double)")
+    con.executemany("insert into student_t values (?, ?)", student_t)
     rows = max(len(dfs), len(xs))
     # one statement (lists unnested side by side), not a row-by-row insert
     con.execute("create table cells as select unnest(?)::integer as i, unnest(?)::bigint as df, "
@@ -83,11 +105,15 @@ def _evaluate(compiled: tuple[str, str], dfs: list, xs: list) -> list[tuple]:
     return [(t, p) for t, p, _, _ in got]
 
 
-def test_t_table_is_up_to_date():
-    """The committed table is what scipy gives (dev/generate/make_student_t_table.py --check)."""
-    path = make_student_t_table.TARGET
-    assert path.read_text(encoding="utf-8") == make_student_t_table.table_text(), (
-        f"{path} differs from scipy's quantiles: run dev/generate/make_student_t_table.py")
+def test_t_table_is_up_to_date(student_t_rows):
+    """The committed table and the unit tests' fixture are what scipy gives
+    (dev/generate/make_student_t_table.py --check), and the model built from the table holds
+    the same doubles."""
+    for path, text in ((make_student_t_table.TARGET, make_student_t_table.table_text()),
+                       (make_student_t_table.FIXTURE, make_student_t_table.fixture_text())):
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path} differs from scipy's quantiles: run dev/generate/make_student_t_table.py")
+    assert student_t_rows == list(enumerate(make_student_t_table.committed_table(), start=1))
 
 
 def test_t_quantile_matches_scipy(compiled_sql):

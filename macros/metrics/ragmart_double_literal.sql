@@ -11,8 +11,8 @@
 
 {#-
     The literal is the number's shortest round-trip decimal with an exponent (`2.5e0`, `1e-05`).
-    Each engine's macro takes the number itself: ragmart_student_t_975 dispatches once and calls
-    the engine's macro for each of the hundred values of its table.
+    Each engine's macro takes the number itself: ragmart_double_literals dispatches once and
+    calls the engine's macro for each value of its list.
 -#}
 {% macro default__ragmart_double_literal(value) -%}
     {%- set text = value | string -%}

@@ -131,8 +131,9 @@
     `group_columns`, interval_method and value. The mean and s come from exact sums
     (ragmart_exact_sums.sql), so they do not depend on the order of the rows. Returns a select of
     the group columns, value, n_units, n_records (rows, null values included), ci_lower and ci_upper.
+    `student_t` is the relation of int_metrics__student_t_975 (the caller's ref), joined on n − 1.
 -#}
-{% macro ragmart_metric_summary(relation, group_columns) -%}
+{% macro ragmart_metric_summary(relation, group_columns, student_t) -%}
     select
         {%- for column in group_columns %}
         with_quantile.{{ column }},
@@ -176,7 +177,7 @@
 
         select
             aggregated.*,
-            {{ ragmart_student_t_975('aggregated.n_units - 1') | indent(12) }} as t_quantile
+            {{ ragmart_student_t_975('aggregated.n_units - 1', 'student_t.t_975') | indent(12) }} as t_quantile
 
         from (
 
@@ -197,6 +198,8 @@
             ) as moments
 
         ) as aggregated
+        left join {{ student_t }} as student_t
+            on aggregated.n_units - 1 = student_t.degrees_of_freedom
 
     ) as with_quantile
 {%- endmacro %}

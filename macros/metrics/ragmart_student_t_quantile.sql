@@ -1,19 +1,20 @@
 {#-
     t_0.975(df), the 0.975 quantile of Student's t distribution with df degrees of freedom: the
     factor of every 95 % t interval (docs/rules.md, Intervals and Agreement uncertainty).
-    df = 1 ... 100: the table of ragmart_student_t_975_table (scipy, written by
-    dev/generate/make_student_t_table.py). df > 100: the Cornish-Fisher expansion in 1/df
-    (Abramowitz & Stegun 26.7.5, with the fifth term of Fisher & Cornish 1960),
+    df = 1 ... 100: `tabled`, the t_975 column of int_metrics__student_t_975 joined on df by the
+    caller (scipy's values, written by dev/generate/make_student_t_table.py). df > 100: the
+    Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5, with the fifth term of Fisher &
+    Cornish 1960),
         t = z + g1/df + g2/df² + g3/df³ + g4/df⁴ + g5/df⁵,  z = Φ⁻¹(0.975),
         g1 = (z³ + z)/4, g2 = (5z⁵ + 16z³ + 3z)/96, g3 = (3z⁷ + 19z⁵ + 17z³ − 15z)/384,
         g4 = (79z⁹ + 776z⁷ + 1482z⁵ − 1920z³ − 945z)/92160,
         g5 = (27z¹¹ + 339z⁹ + 930z⁷ − 1782z⁵ − 765z³ + 17955z)/368640,
     whose error is below 7e-13 at df = 101 and falls as df⁻⁶ (dev/tests/test_intervals.py
-    compares df = 1 ... 5000 and larger with scipy). Null when df is null or below 1; df is a whole
-    number (a count less one).
+    compares df = 1 ... 5000 and larger with scipy). Null when df is null or below 1 (the table
+    has no row there); df is a whole number (a count less one).
     `degrees_of_freedom` is repeated in the SQL: pass a column or a short expression.
 -#}
-{% macro ragmart_student_t_975(degrees_of_freedom) -%}
+{% macro ragmart_student_t_975(degrees_of_freedom, tabled) -%}
     {%- set df = '(' ~ degrees_of_freedom ~ ')' -%}
     {%- set z = 1.959963984540054 -%}
     {%- set g = [
@@ -24,7 +25,6 @@
         (27 * z ** 11 + 339 * z ** 9 + 930 * z ** 7 - 1782 * z ** 5 - 765 * z ** 3 + 17955 * z) / 368640,
     ] -%}
     case
-        when {{ df }} >= 1 and {{ df }} <= 100 then {{ ragmart_double_at(ragmart_student_t_975_table(), df) }}
         when {{ df }} > 100 then
             {{ ragmart_double_literal(z) }}
             + ({{ ragmart_double_literal(g[0]) }}
@@ -36,6 +36,7 @@
                     ) / {{ df }}
                 ) / {{ df }}
             ) / {{ df }}
+        else {{ tabled }}
     end
 {%- endmacro %}
 
@@ -47,8 +48,9 @@
       2. t₀ = ragmart_student_t_start(z, df): the Cornish-Fisher expansion as in
          ragmart_student_t_975, with z for Φ⁻¹(0.975). For df > 50 this is the quantile: its error
          is below 4e-7 down to q = 1e-6 (below 1e-8 at q ≥ 2.5e-4);
-      3. for df ≤ 50, ragmart_student_t_upper_tail and ragmart_student_t_newton_step twice
-         (t₁, t₂; each step two columns, the tail of the estimate then the next): Newton's method on
+      3. for df ≤ 50 (a column ν, null above 50), ragmart_student_t_upper_tail and
+         ragmart_student_t_newton_step twice (t₁, t₂; each step three columns: the estimate's
+         x = ν/(ν + t²), its tail, then the next estimate): Newton's method on
          ln Q(t) = ln q in ln t, with Q the upper tail of t given exactly by the finite series of
          Abramowitz & Stegun 26.7.3 and 26.7.4 for whole df. The tail is nearly a power of t, so
          ln Q is nearly linear in ln t and two steps from t₀ reach the quantile to a relative
@@ -83,20 +85,18 @@
 {%- endmacro %}
 
 {#-
-    Q(t), the upper tail of Student's t with df ≤ 50 degrees of freedom at t > 0, exactly, by the
-    finite series of Abramowitz & Stegun 26.7.3 and 26.7.4 for whole df: with ν = df,
-    x = ν/(ν + t²) and s = t/√(ν + t²), Q = (1 − s·S)/2 for even ν and
-    Q = (atan(√ν/t) − s·√x·S)/π for odd ν, S = Σ_j a_j x^j over j < (ν − 1)/2 (a_j = Π (2i − 1)/(2i)
-    for even ν, Π (2i)/(2i + 1) for odd ν, i = 1 … j). ν is capped at `largest_df` inside the
-    formula, so that rows with more degrees of freedom (which ragmart_student_t_newton_step leaves
-    alone) never overflow: PostgreSQL raises an error where another engine gives infinity.
-    `t` is repeated in the SQL: pass a column.
+    Q(t), the upper tail of Student's t with ν ≤ 50 degrees of freedom at t > 0, exactly, by the
+    finite series of Abramowitz & Stegun 26.7.3 and 26.7.4 for whole ν: with x = ν/(ν + t²) and
+    s = t/√(ν + t²), Q = (1 − s·S)/2 for even ν and Q = (atan(√ν/t) − s·√x·S)/π for odd ν,
+    S = Σ_j a_j x^j over j < (ν − 1)/2 (a_j = Π (2i − 1)/(2i) for even ν, Π (2i)/(2i + 1) for odd
+    ν, i = 1 … j). `t`, `x` and `nu` are columns (each is repeated in the SQL): the point, its x,
+    and ν, null where ν is above `largest_df` (the series is written up to it, and the rows above
+    it are left alone by ragmart_student_t_newton_step; nothing overflows, which PostgreSQL would
+    raise as an error). Null when ν is null.
 -#}
-{% macro ragmart_student_t_upper_tail(t, degrees_of_freedom, largest_df=50) -%}
-    {%- set nu = '(least(' ~ degrees_of_freedom ~ ', ' ~ largest_df ~ '))' -%}
+{% macro ragmart_student_t_upper_tail(t, x, nu, largest_df=50) -%}
     {%- set nu_double = 'cast(' ~ nu ~ ' as ' ~ ragmart_type_double() ~ ')' -%}
-    {%- set x = '(' ~ nu_double ~ ' / (' ~ nu_double ~ ' + ' ~ t ~ ' * ' ~ t ~ '))' -%}
-    {%- set ns = namespace(even=[1.0], odd=[1.0], series='') -%}
+    {%- set ns = namespace(even=[1.0], odd=[1.0]) -%}
     {%- for j in range(1, (largest_df + 1) // 2) -%}
         {%- set ns.even = ns.even + [ns.even[-1] * (2 * j - 1) / (2 * j)] -%}
         {%- set ns.odd = ns.odd + [ns.odd[-1] * (2 * j) / (2 * j + 1)] -%}
@@ -109,43 +109,41 @@
             ~ ragmart_double_literal(ns.even[j]) ~ ' else ' ~ ragmart_double_literal(ns.odd[j]) ~ ' end'
             ~ ('' if j == 0 else ' * power(' ~ x ~ ', ' ~ j ~ ')')) -%}
     {%- endfor -%}
-    {%- set ns.series = '(' ~ (terms | join('\n        + ')) ~ ')' -%}
     {%- set pi = ragmart_double_literal(3.141592653589793) -%}
     case when mod({{ nu }}, 2) = 0 then 0.5 else atan(sqrt({{ nu_double }}) / {{ t }}) / {{ pi }} end
     - {{ t }} / sqrt({{ nu_double }} + {{ t }} * {{ t }})
     * case when mod({{ nu }}, 2) = 0 then 0.5 else sqrt({{ x }}) / {{ pi }} end
-    * {{ ns.series }}
+    * ({{ terms | join('\n        + ') }})
 {%- endmacro %}
 
 {#-
     One Newton step towards the t quantile with upper tail probability `tail`, from the estimate
-    `t` (a column, > 0) whose upper tail is `upper_tail` (a column holding
-    ragmart_student_t_upper_tail(t, df)); for df > `largest_df` it returns `t` unchanged. With
-    the density f(t) = k_ν · x^((ν + 1)/2), k_ν = Γ((ν + 1)/2)/(√(νπ) Γ(ν/2)), x = ν/(ν + t²), the
-    step solves ln Q = ln q in ln t: t · exp((ln Q − ln q) · Q/(t · f)).
+    `t` (a column, > 0) with its `x` = ν/(ν + t²) and its upper tail `upper_tail` (columns holding
+    ν / (ν + t * t) and ragmart_student_t_upper_tail(t, x, nu)); where `nu` is null (ν above
+    `largest_df`) it returns `t` unchanged. With the density f(t) = k_ν · x^((ν + 1)/2),
+    k_ν = Γ((ν + 1)/2)/(√(νπ) Γ(ν/2)), the step solves ln Q = ln q in ln t:
+    t · exp((ln Q − ln q) · Q/(t · f)).
 -#}
-{% macro ragmart_student_t_newton_step(t, upper_tail, tail, degrees_of_freedom, largest_df=50) -%}
-    {%- set nu = '(least(' ~ degrees_of_freedom ~ ', ' ~ largest_df ~ '))' -%}
-    {%- set nu_double = 'cast(' ~ nu ~ ' as ' ~ ragmart_type_double() ~ ')' -%}
+{% macro ragmart_student_t_newton_step(t, x, upper_tail, tail, nu, largest_df=50) -%}
     {#- Γ((ν + 1)/2)/Γ(ν/2) by the recurrence r_ν = r_{ν−2} · (ν − 1)/(ν − 2) from r_1 = 1/√π and
-        r_2 = √π/2 -#}
+        r_2 = √π/2; k_ν = r_ν/√(νπ) -#}
     {%- set ns = namespace(ratios=[0.5641895835477563, 0.886226925452758]) -%}
     {%- for degrees in range(3, largest_df + 1) -%}
         {%- set ns.ratios = ns.ratios + [ns.ratios[-2] * (degrees - 1) / (degrees - 2)] -%}
     {%- endfor -%}
+    {%- set constants = [] -%}
+    {%- for ratio in ns.ratios -%}
+        {%- do constants.append(ratio / (loop.index * 3.141592653589793) ** 0.5) -%}
+    {%- endfor -%}
     case
-        when {{ degrees_of_freedom }} > {{ largest_df }} then {{ t }}
+        when {{ nu }} is null then {{ t }}
         else
             {{ t }} * exp(
                 (ln(greatest({{ upper_tail }}, {{ ragmart_double_literal(1e-300) }})) - ln({{ tail }}))
                 * {{ upper_tail }} / (
                     {{ t }}
-                    * case {{ nu }}
-                        {%- for ratio in ns.ratios %}
-                        when {{ loop.index }} then {{ ragmart_double_literal(ratio / (loop.index * 3.141592653589793) ** 0.5) }}
-                        {%- endfor %}
-                    end
-                    * power({{ nu_double }} / ({{ nu_double }} + {{ t }} * {{ t }}), ({{ nu_double }} + 1) / 2)
+                    * {{ ragmart_double_at(constants, nu) | indent(20) }}
+                    * power({{ x }}, (cast({{ nu }} as {{ ragmart_type_double() }}) + 1) / 2)
                 )
             )
     end

@@ -36,6 +36,12 @@ record_slices as (
 
 ),
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 votes as (
 
     select * from {{ ref('int_annotations__accepted_rows') }}
@@ -408,9 +414,10 @@ with_uncertainty as (
         standard_errors.krippendorff_alpha_standard_error as alpha_standard_error,
         standard_errors.gwet_ac1_n_replicates as ac1_n_replicates,
         standard_errors.gwet_ac1_standard_error as ac1_standard_error,
-        {{ ragmart_student_t_975('standard_errors.krippendorff_alpha_n_replicates - 1') | indent(8) }}
+        {{ ragmart_student_t_975('standard_errors.krippendorff_alpha_n_replicates - 1', 'alpha_t.t_975') | indent(8) }}
             as alpha_t_quantile,
-        {{ ragmart_student_t_975('standard_errors.gwet_ac1_n_replicates - 1') | indent(8) }} as ac1_t_quantile
+        {{ ragmart_student_t_975('standard_errors.gwet_ac1_n_replicates - 1', 'ac1_t.t_975') | indent(8) }}
+            as ac1_t_quantile
 
     from measured
     left join standard_errors
@@ -420,6 +427,10 @@ with_uncertainty as (
             and measured.tier = standard_errors.tier
             and measured.slice_dimension = standard_errors.slice_dimension
             and measured.slice_value = standard_errors.slice_value
+    left join student_t as alpha_t
+        on standard_errors.krippendorff_alpha_n_replicates - 1 = alpha_t.degrees_of_freedom
+    left join student_t as ac1_t
+        on standard_errors.gwet_ac1_n_replicates - 1 = ac1_t.degrees_of_freedom
 
 ),
 

@@ -15,6 +15,12 @@
 -#}
 with
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 votes as (
 
     select * from {{ ref('int_annotations__accepted_rows') }}
@@ -155,7 +161,8 @@ with_kappa as (
         ) | indent(8) }} as cohen_kappa,
         standard_errors.cohen_kappa_n_replicates as kappa_n_replicates,
         standard_errors.cohen_kappa_standard_error as kappa_standard_error,
-        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile
+        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1', 'kappa_t.t_975') | indent(8) }}
+            as kappa_t_quantile
 
     from totals
     inner join standard_errors
@@ -166,6 +173,8 @@ with_kappa as (
             and totals.slice_value = standard_errors.slice_value
             and totals.annotator_a = standard_errors.annotator_a
             and totals.annotator_b = standard_errors.annotator_b
+    left join student_t as kappa_t
+        on standard_errors.cohen_kappa_n_replicates - 1 = kappa_t.degrees_of_freedom
 
 ),
 

@@ -25,6 +25,12 @@ record_slices as (
 
 ),
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 with_judge_votes as (
 
     select
@@ -238,10 +244,11 @@ with_uncertainty as (
         with_kappa.*,
         standard_errors.cohen_kappa_n_replicates as kappa_n_replicates,
         standard_errors.cohen_kappa_standard_error as kappa_standard_error,
-        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1') | indent(8) }} as kappa_t_quantile,
+        {{ ragmart_student_t_975('standard_errors.cohen_kappa_n_replicates - 1', 'kappa_t.t_975') | indent(8) }}
+            as kappa_t_quantile,
         standard_errors.alpha_humans_n_replicates,
         standard_errors.alpha_humans_standard_error,
-        {{ ragmart_student_t_975('standard_errors.alpha_humans_n_replicates - 1') | indent(8) }}
+        {{ ragmart_student_t_975('standard_errors.alpha_humans_n_replicates - 1', 'alpha_humans_t.t_975') | indent(8) }}
             as alpha_humans_t_quantile
 
     from with_kappa
@@ -253,6 +260,10 @@ with_uncertainty as (
             and with_kappa.tier = standard_errors.tier
             and with_kappa.slice_dimension = standard_errors.slice_dimension
             and with_kappa.slice_value = standard_errors.slice_value
+    left join student_t as kappa_t
+        on standard_errors.cohen_kappa_n_replicates - 1 = kappa_t.degrees_of_freedom
+    left join student_t as alpha_humans_t
+        on standard_errors.alpha_humans_n_replicates - 1 = alpha_humans_t.degrees_of_freedom
 
 ),
 

@@ -14,6 +14,12 @@
 ] %}
 with
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 record_values as (
 
     select * from {{ ref('int_metrics__record_values') }}
@@ -42,7 +48,7 @@ sliced as (
 
 summarised as (
 
-    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
+    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value'], 'student_t') }}
 
 ),
 

@@ -7,6 +7,12 @@
 -#}
 with
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 judge_record_values as (
 
     select * from {{ ref('int_judges__record_values') }}
@@ -74,7 +80,7 @@ paired as (
 
 summarised as (
 
-    {{ ragmart_metric_summary('paired', ['annotator_id', 'label_source', 'run_id', 'family', 'metric', 'k']) }}
+    {{ ragmart_metric_summary('paired', ['annotator_id', 'label_source', 'run_id', 'family', 'metric', 'k'], 'student_t') }}
 
 ),
 

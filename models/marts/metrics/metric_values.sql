@@ -4,6 +4,12 @@
 -#}
 with
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 human_summary as (
 
     select * from {{ ref('int_metrics__summary') }}
@@ -40,7 +46,7 @@ sliced as (
 
 judge_summarised as (
 
-    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value']) }}
+    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value'], 'student_t') }}
 
 ),
 

@@ -26,11 +26,17 @@ permutation_counts as (
 
 ),
 
+student_t as (
+
+    select * from {{ ref('int_metrics__student_t_975') }}
+
+),
+
 tested as (
 
     select
         comparison_tests.*,
-        {{ ragmart_student_t_975('comparison_tests.n_pairs - 1') | indent(8) }} as t_quantile,
+        {{ ragmart_student_t_975('comparison_tests.n_pairs - 1', 'student_t.t_975') | indent(8) }} as t_quantile,
         case
             when comparison_tests.all_differences_zero then 1.0
             {#-
@@ -62,6 +68,8 @@ tested as (
             and coalesce(comparison_tests.k, 0) = coalesce(permutation_counts.k, 0)
             and comparison_tests.slice_dimension = permutation_counts.slice_dimension
             and comparison_tests.slice_value = permutation_counts.slice_value
+    left join student_t
+        on comparison_tests.n_pairs - 1 = student_t.degrees_of_freedom
 
 ),
 
@@ -137,10 +145,11 @@ adjusted as (
 {#
     The interval adjusted for the m tests of the row's Holm family (Bonferroni): the t quantile
     with upper tail q = alpha/(2m) and n − 1 degrees of freedom, from Φ⁻¹(1 − q) by the
-    Cornish-Fisher expansion, then two Newton steps on the exact tail for n − 1 ≤ 50
-    (docs/rules.md, Run comparison; ragmart_student_t_quantile.sql). Each step is computed once
-    (ragmart_cte_materialized): PostgreSQL would paste every column into the next step's many uses
-    of it, an expression that grows with each step until the server runs out of memory.
+    Cornish-Fisher expansion, then, for n − 1 ≤ 50 (refined_df), two Newton steps on the exact
+    tail, each from the estimate's x = ν/(ν + t²) and its tail (docs/rules.md, Run comparison;
+    ragmart_student_t_quantile.sql). Each step is computed once (ragmart_cte_materialized):
+    PostgreSQL would paste every column into the next step's many uses of it, an expression that
+    grows with each step until the server runs out of memory.
 #}
 with_adjusted_tail as (
 
@@ -148,7 +157,8 @@ with_adjusted_tail as (
         *,
         case
             when n_pairs >= 2 and has_p_value then cast({{ ragmart_setting('comparison_alpha') }} as {{ ragmart_type_double() }}) / (2.0 * n_tests)
-        end as adjusted_tail
+        end as adjusted_tail,
+        case when n_pairs - 1 between 1 and 50 then n_pairs - 1 end as refined_df
 
     from adjusted
 
@@ -174,34 +184,59 @@ adjusted_t_start as {{ ragmart_cte_materialized() }}(
 
 ),
 
-adjusted_t_step_1 as {{ ragmart_cte_materialized() }}(
+adjusted_t_start_x as {{ ragmart_cte_materialized() }}(
 
     select
         *,
-        {{ ragmart_student_t_upper_tail('adjusted_t_start', 'n_pairs - 1') | indent(8) }} as adjusted_t_start_tail
+        cast(refined_df as {{ ragmart_type_double() }})
+        / (cast(refined_df as {{ ragmart_type_double() }}) + adjusted_t_start * adjusted_t_start) as adjusted_t_start_x
 
     from adjusted_t_start
 
 ),
 
-adjusted_t_step_2 as {{ ragmart_cte_materialized() }}(
+adjusted_t_start_tail as {{ ragmart_cte_materialized() }}(
 
     select
         *,
-        {{ ragmart_student_t_newton_step('adjusted_t_start', 'adjusted_t_start_tail', 'adjusted_tail', 'n_pairs - 1')
-            | indent(8) }} as adjusted_t_first
+        {{ ragmart_student_t_upper_tail('adjusted_t_start', 'adjusted_t_start_x', 'refined_df') | indent(8) }}
+            as adjusted_t_start_tail
 
-    from adjusted_t_step_1
+    from adjusted_t_start_x
 
 ),
 
-adjusted_t_step_3 as {{ ragmart_cte_materialized() }}(
+adjusted_t_first as {{ ragmart_cte_materialized() }}(
 
     select
         *,
-        {{ ragmart_student_t_upper_tail('adjusted_t_first', 'n_pairs - 1') | indent(8) }} as adjusted_t_first_tail
+        {{ ragmart_student_t_newton_step(
+            'adjusted_t_start', 'adjusted_t_start_x', 'adjusted_t_start_tail', 'adjusted_tail', 'refined_df'
+        ) | indent(8) }} as adjusted_t_first
 
-    from adjusted_t_step_2
+    from adjusted_t_start_tail
+
+),
+
+adjusted_t_first_x as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        cast(refined_df as {{ ragmart_type_double() }})
+        / (cast(refined_df as {{ ragmart_type_double() }}) + adjusted_t_first * adjusted_t_first) as adjusted_t_first_x
+
+    from adjusted_t_first
+
+),
+
+adjusted_t_first_tail as {{ ragmart_cte_materialized() }}(
+
+    select
+        *,
+        {{ ragmart_student_t_upper_tail('adjusted_t_first', 'adjusted_t_first_x', 'refined_df') | indent(8) }}
+            as adjusted_t_first_tail
+
+    from adjusted_t_first_x
 
 ),
 
@@ -209,10 +244,11 @@ adjusted_t_quantile as (
 
     select
         *,
-        {{ ragmart_student_t_newton_step('adjusted_t_first', 'adjusted_t_first_tail', 'adjusted_tail', 'n_pairs - 1')
-            | indent(8) }} as adjusted_t_quantile
+        {{ ragmart_student_t_newton_step(
+            'adjusted_t_first', 'adjusted_t_first_x', 'adjusted_t_first_tail', 'adjusted_tail', 'refined_df'
+        ) | indent(8) }} as adjusted_t_quantile
 
-    from adjusted_t_step_3
+    from adjusted_t_first_tail
 
 ),
 
