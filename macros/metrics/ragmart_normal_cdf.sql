@@ -66,6 +66,11 @@
             / ({{ ns.big_den }} + {{ ragmart_double_literal(q[4]) }})
         ) / greatest({{ y }}, {{ ragmart_double_literal(4.0) }})
     {%- endset -%}
+    {#- Φ(x) = erfc(y)/2 for x < 0 and 1 − erfc(y)/2 otherwise, written once as
+        lower + half · erfc(y) with (lower, half) = (0, 0.5) or (1, −0.5): the same doubles,
+        since 0 + v = v and 1 + (−0.5)·v = 1 − 0.5·v exactly. -#}
+    {%- set lower = '(case when ' ~ value ~ ' < 0 then 0.0 else 1.0 end)' -%}
+    {%- set half = '(case when ' ~ value ~ ' < 0 then 0.5 else -0.5 end)' -%}
     case
         when {{ value }} is null then null
         when {{ y }} <= 0.46875 then
@@ -74,16 +79,8 @@
                 * ({{ ns.small_num }} + {{ ragmart_double_literal(a[3]) }})
                 / ({{ ns.small_den }} + {{ ragmart_double_literal(b[3]) }})
             )
-        when {{ y }} <= 4 then
-            case
-                when {{ value }} < 0 then 0.5 * {{ erfc_mid }}
-                else 1 - 0.5 * {{ erfc_mid }}
-            end
-        else
-            case
-                when {{ value }} < 0 then 0.5 * ({{ erfc_big }})
-                else 1 - 0.5 * ({{ erfc_big }})
-            end
+        when {{ y }} <= 4 then {{ lower }} + {{ half }} * {{ erfc_mid }}
+        else {{ lower }} + {{ half }} * ({{ erfc_big }})
     end
 {%- endmacro %}
 
