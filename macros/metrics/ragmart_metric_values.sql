@@ -93,28 +93,47 @@
     of the metric, the value that metric_values averages. `sources` maps each family to a
     relation: for retrieval one row per record and K as ragmart_retrieval_record_scores gives,
     for grounding and generation one row per resolved record with its labels; each with the
-    `key_columns`, record_uuid and language. Returns a select of the key columns, family, metric,
-    k, record_uuid, language, interval_method and value.
+    `key_columns`, record_uuid and language. Each family's rows are crossed with the list of its
+    metrics (name and interval), and a case picks each metric's column. Returns a select of the
+    key columns, family, metric, k, record_uuid, language, interval_method and value.
 -#}
 {% macro ragmart_metric_record_values(sources, key_columns=[]) -%}
-    {%- for metric in ragmart_metrics() %}
+    {%- set families = [] -%}
+    {%- for metric in ragmart_metrics() if metric.family not in families -%}
+        {%- do families.append(metric.family) -%}
+    {%- endfor -%}
+    {%- for family in families %}
+    {%- set metrics = ragmart_metrics(family) %}
     select
         {%- for column in key_columns %}
         scored.{{ column }},
         {%- endfor %}
-        '{{ metric.family }}' as family,
-        '{{ metric.metric }}' as metric,
-        {{ 'scored.k' if metric.family == 'retrieval' else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as k,
+        '{{ family }}' as family,
+        family_metrics.metric,
+        {{ 'scored.k' if family == 'retrieval' else 'cast(null as ' ~ dbt.type_int() ~ ')' }} as k,
         scored.record_uuid,
         scored.language,
-        {% if metric.interval == 'wilson_at_k1' -%}
-        case when scored.k = 1 then 'wilson' else 'mean' end
+        {% if metrics | selectattr('interval', 'equalto', 'wilson_at_k1') | list -%}
+        case
+            when family_metrics.interval_method = 'wilson_at_k1' then case when scored.k = 1 then 'wilson' else 'mean' end
+            else family_metrics.interval_method
+        end
         {%- else -%}
-        '{{ metric.interval }}'
+        family_metrics.interval_method
         {%- endif %} as interval_method,
-        cast({{ metric.column }} as {{ ragmart_type_double() }}) as value
+        case family_metrics.metric
+            {%- for metric in metrics %}
+            when '{{ metric.metric }}' then cast({{ metric.column }} as {{ ragmart_type_double() }})
+            {%- endfor %}
+        end as value
 
-    from {{ sources[metric.family] }} as scored
+    from {{ sources[family] }} as scored
+    cross join (
+        values
+        {%- for metric in metrics %}
+        ('{{ metric.metric }}', '{{ metric.interval }}'){{ ',' if not loop.last }}
+        {%- endfor %}
+    ) as family_metrics (metric, interval_method)
     {%- if not loop.last %}
 
     union all
