@@ -1,7 +1,7 @@
 """Write macros/metrics/ragmart_student_t_975_table.sql: t_0.975(df) for df = 1 ... 100.
 
-Also the unit tests' fixture of the same values, tests/fixtures/student_t_975.csv: every unit
-test of a model that joins int_metrics__student_t_975 (the table model built from the macro)
+Also the unit tests' fixture of the same values, tests/fixtures/t_quantiles.csv: every unit
+test of a model that joins int_metrics__t_quantiles (the table model built from the macro)
 gives it as that input.
 
 The 0.975 quantile of Student's t distribution, the factor of the 95 % intervals of
@@ -29,7 +29,7 @@ from pathlib import Path
 
 MAX_DF = 100
 TARGET = Path(__file__).resolve().parents[2] / "macros" / "metrics" / "ragmart_student_t_975_table.sql"
-FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "student_t_975.csv"
+FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "t_quantiles.csv"
 
 
 def _values(max_df: int) -> list[str]:
@@ -39,7 +39,7 @@ def _values(max_df: int) -> list[str]:
 
 
 def fixture_text(max_df: int = MAX_DF) -> str:
-    """The unit tests' fixture: the columns of int_metrics__student_t_975, one line a df."""
+    """The unit tests' fixture: the columns of int_metrics__t_quantiles, one line a df."""
     return "degrees_of_freedom,t_975\n" + "".join(f"{df},{t}\n" for df, t in enumerate(_values(max_df), start=1))
 
 

@@ -27,7 +27,7 @@ PROJECT = HERE.parent.parent
 
 # Φ twice: with its argument written out at every term, and with y = ragmart_normal_y(x) given as
 # a column (how the models call it); after the split, the SQL of that column.
-# The t quantile joins int_metrics__student_t_975 as the models do (its table is read from the
+# The t quantile joins int_metrics__t_quantiles as the models do (its table is read from the
 # sample build's database).
 INLINE = ("select {{ ragmart_student_t_975('df', 'student_t.t_975') }} as t_quantile, "
           "{{ ragmart_normal_cdf('x') }} as phi, "
@@ -73,10 +73,10 @@ def compiled_parts(builds, tmp_path_factory) -> list[str]:
 
 @pytest.fixture(scope="module")
 def student_t_rows(builds) -> list[tuple]:
-    """The rows of int_metrics__student_t_975 as the sample build wrote them."""
+    """The rows of int_metrics__t_quantiles as the sample build wrote them."""
     sample = builds.get("sample").check()
     with duckdb.connect(str(sample.db_path), read_only=True) as con:
-        return con.execute("select degrees_of_freedom, t_975 from intermediate.int_metrics__student_t_975"
+        return con.execute("select degrees_of_freedom, t_975 from intermediate.int_metrics__t_quantiles"
                            " order by degrees_of_freedom").fetchall()
 
 

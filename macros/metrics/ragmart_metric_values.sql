@@ -150,7 +150,7 @@
     `group_columns`, interval_method and value. The mean and s come from exact sums
     (ragmart_exact_sums.sql), so they do not depend on the order of the rows. Returns a select of
     the group columns, value, n_units, n_records (rows, null values included), ci_lower and ci_upper.
-    `student_t` is the relation of int_metrics__student_t_975 (the caller's ref), joined on n − 1.
+    `student_t` is the relation of int_metrics__t_quantiles (the caller's ref), joined on n − 1.
 -#}
 {% macro ragmart_metric_summary(relation, group_columns, student_t) -%}
     select

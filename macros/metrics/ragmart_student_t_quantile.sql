@@ -1,7 +1,7 @@
 {#-
     t_0.975(df), the 0.975 quantile of Student's t distribution with df degrees of freedom: the
     factor of every 95 % t interval (docs/rules.md, Intervals and Agreement uncertainty).
-    df = 1 ... 100: `tabled`, the t_975 column of int_metrics__student_t_975 joined on df by the
+    df = 1 ... 100: `tabled`, the t_975 column of int_metrics__t_quantiles joined on df by the
     caller (scipy's values, written by dev/generate/make_student_t_table.py). df > 100: the
     Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5, with the fifth term of Fisher &
     Cornish 1960),

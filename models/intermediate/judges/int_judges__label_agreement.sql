@@ -27,7 +27,7 @@ record_slices as (
 
 student_t as (
 
-    select * from {{ ref('int_metrics__student_t_975') }}
+    select * from {{ ref('int_metrics__t_quantiles') }}
 
 ),
 

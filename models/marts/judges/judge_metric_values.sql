@@ -9,7 +9,7 @@ with
 
 student_t as (
 
-    select * from {{ ref('int_metrics__student_t_975') }}
+    select * from {{ ref('int_metrics__t_quantiles') }}
 
 ),
 

@@ -28,7 +28,7 @@ permutation_counts as (
 
 student_t as (
 
-    select * from {{ ref('int_metrics__student_t_975') }}
+    select * from {{ ref('int_metrics__t_quantiles') }}
 
 ),
 
