@@ -41,16 +41,17 @@ _X = ("cast(refined_df as {{ ragmart_type_double() }}) / (cast(refined_df as {{ 
       " + {t} * {t})")
 QUANTILE_STEPS = (
     "select df, q, case when df between 1 and 50 then df end as refined_df,"
-    " {{ ragmart_normal_upper_quantile('q') }} as z from quantile_arguments",
-    "select *, {{ ragmart_student_t_start('z', 'df') }} as t_start from step_1",
-    "select *, " + _X.replace("{t}", "t_start") + " as start_x from step_2",
-    "select *, {{ ragmart_student_t_upper_tail('t_start', 'start_x', 'refined_df') }} as start_tail from step_3",
+    " {{ ragmart_normal_quantile_w('q') }} as w from quantile_arguments",
+    "select *, {{ ragmart_normal_upper_quantile('q', 'w') }} as z from step_1",
+    "select *, {{ ragmart_student_t_start('z', 'df') }} as t_start from step_2",
+    "select *, " + _X.replace("{t}", "t_start") + " as start_x from step_3",
+    "select *, {{ ragmart_student_t_upper_tail('t_start', 'start_x', 'refined_df') }} as start_tail from step_4",
     "select *, {{ ragmart_student_t_newton_step('t_start', 'start_x', 'start_tail', 'q', 'refined_df') }} as t_first"
-    " from step_4",
-    "select *, " + _X.replace("{t}", "t_first") + " as first_x from step_5",
-    "select *, {{ ragmart_student_t_upper_tail('t_first', 'first_x', 'refined_df') }} as first_tail from step_6",
+    " from step_5",
+    "select *, " + _X.replace("{t}", "t_first") + " as first_x from step_6",
+    "select *, {{ ragmart_student_t_upper_tail('t_first', 'first_x', 'refined_df') }} as first_tail from step_7",
     "select *, {{ ragmart_student_t_newton_step('t_first', 'first_x', 'first_tail', 'q', 'refined_df') }}"
-    " as t_quantile from step_7",
+    " as t_quantile from step_8",
 )
 
 

@@ -8,9 +8,11 @@
     (+ for q < 0.5). Wichura's bound on the relative error is about 1e-16; taking the upper tail q
     rather than p keeps the small tails of the adjusted intervals exact (1 − p would round them).
     dev/tests/test_intervals.py: within 1e-13 of scipy.special.ndtri from q = 1e-12 to 1 − 1e-12.
-    Null when q is null or outside (0, 1). `tail` is repeated in the SQL: pass a column.
+    Null when q is null or outside (0, 1). `tail` is repeated in the SQL: pass a column. `w`, if
+    given, is a column holding ragmart_normal_quantile_w(tail), which the rational functions of
+    the tails repeat at every term: with it the SQL is a third shorter.
 -#}
-{% macro ragmart_normal_upper_quantile(tail) -%}
+{% macro ragmart_normal_upper_quantile(tail, w=none) -%}
     {%- set a = [3.3871328727963666080e0, 1.3314166789178437745e2, 1.9715909503065514427e3,
                  1.3731693765509461125e4, 4.5921953931549871457e4, 6.7265770927008700853e4,
                  3.3430575583588128105e4, 2.5090809287301226727e3] -%}
@@ -32,8 +34,7 @@
     {%- set q = '(' ~ tail ~ ')' -%}
     {%- set centre = '(0.5 - ' ~ q ~ ')' -%}
     {%- set v = '(' ~ ragmart_double_literal(0.180625) ~ ' - ' ~ centre ~ ' * ' ~ centre ~ ')' -%}
-    {#- the floor keeps ln away from 0 where the planner evaluates an unused branch -#}
-    {%- set w = '(sqrt(-ln(greatest(least(' ~ q ~ ', 1 - ' ~ q ~ '), ' ~ ragmart_double_literal(1e-300) ~ '))))' -%}
+    {%- set w = '(' ~ (w if w is not none else ragmart_normal_quantile_w(tail)) ~ ')' -%}
     {%- set near = '(' ~ w ~ ' - ' ~ ragmart_double_literal(1.6) ~ ')' -%}
     {%- set far = '(' ~ w ~ ' - ' ~ ragmart_double_literal(5.0) ~ ')' -%}
     {%- set sign = 'case when ' ~ q ~ ' < 0.5 then 1 else -1 end' -%}
@@ -46,6 +47,16 @@
         else
             ({{ sign }}) * {{ ragmart_polynomial(e, far) }} / {{ ragmart_polynomial(f, far) }}
     end
+{%- endmacro %}
+
+{#-
+    w = √(−ln r), r = min(q, 1 − q), the argument of AS 241's tails in
+    ragmart_normal_upper_quantile. Computed in a column of an earlier step and passed to it as
+    `w`, it is not written out again at every term. The floor keeps ln away from 0 where the
+    planner evaluates an unused branch. `tail` is repeated: pass a column.
+-#}
+{% macro ragmart_normal_quantile_w(tail) -%}
+    sqrt(-ln(greatest(least(({{ tail }}), 1 - ({{ tail }})), {{ ragmart_double_literal(1e-300) }})))
 {%- endmacro %}
 
 {#-

@@ -144,8 +144,8 @@ adjusted as (
 
 {#
     The interval adjusted for the m tests of the row's Holm family (Bonferroni): the t quantile
-    with upper tail q = alpha/(2m) and n − 1 degrees of freedom, from Φ⁻¹(1 − q) by the
-    Cornish-Fisher expansion, then, for n − 1 ≤ 50 (refined_df), two Newton steps on the exact
+    with upper tail q = alpha/(2m) and n − 1 degrees of freedom, from z = Φ⁻¹(1 − q) (AS 241,
+    with its w = √(−ln min(q, 1 − q)) a column of its own) by the Cornish-Fisher expansion, then, for n − 1 ≤ 50 (refined_df), two Newton steps on the exact
     tail, each from the estimate's x = ν/(ν + t²) and its tail (docs/rules.md, Run comparison;
     ragmart_student_t_quantile.sql). Each step is computed once (ragmart_cte_materialized):
     PostgreSQL would paste every column into the next step's many uses of it, an expression that
@@ -164,13 +164,23 @@ with_adjusted_tail as (
 
 ),
 
+with_adjusted_w as (
+
+    select
+        *,
+        {{ ragmart_normal_quantile_w('adjusted_tail') }} as adjusted_w
+
+    from with_adjusted_tail
+
+),
+
 with_adjusted_z as {{ ragmart_cte_materialized() }}(
 
     select
         *,
-        {{ ragmart_normal_upper_quantile('adjusted_tail') | indent(8) }} as adjusted_z
+        {{ ragmart_normal_upper_quantile('adjusted_tail', 'adjusted_w') | indent(8) }} as adjusted_z
 
-    from with_adjusted_tail
+    from with_adjusted_w
 
 ),
 
