@@ -1,86 +1,22 @@
 {#-
     How far each judge would move each metric, per evaluation run: every metric of metric_values
     recomputed from each judge's own labels on the run's records it can be compared on
-    (int_judges__record_values, label source `judge`), beside the human value of the same records:
-    means, records behind them and 95 % intervals by ragmart_metric_summary, and the difference
+    (label source `judge`), beside the human value of the same records (`human`): means, records
+    behind them and 95 % intervals of int_judges__summary, side by side, and the difference
     judge − human.
 -#}
 with
 
-student_t as (
+summarised as (
 
-    select * from {{ ref('int_metrics__t_quantiles') }}
-
-),
-
-judge_record_values as (
-
-    select * from {{ ref('int_judges__record_values') }}
-    where label_source = 'judge'
-
-),
-
-human_record_values as (
-
-    select * from {{ ref('int_metrics__record_values') }}
+    select * from {{ ref('int_judges__summary') }}
+    where label_source in ('judge', 'human')
 
 ),
 
 annotators as (
 
     select * from {{ ref('stg_annotation_exports__annotators') }}
-
-),
-
-compared_records as (
-
-    select distinct
-        source_id as annotator_id,
-        run_id,
-        family,
-        record_uuid
-
-    from judge_record_values
-
-),
-
-paired as (
-
-    select
-        source_id as annotator_id,
-        'judge' as label_source,
-        run_id,
-        family,
-        metric,
-        k,
-        interval_method,
-        value
-
-    from judge_record_values
-
-    union all
-
-    select
-        compared_records.annotator_id,
-        'human' as label_source,
-        compared_records.run_id,
-        human_record_values.family,
-        human_record_values.metric,
-        human_record_values.k,
-        human_record_values.interval_method,
-        human_record_values.value
-
-    from compared_records
-    inner join human_record_values
-        on
-            compared_records.family = human_record_values.family
-            and compared_records.record_uuid = human_record_values.record_uuid
-
-),
-
-summarised as (
-
-    {{ ragmart_metric_summary('paired', ['annotator_id', 'label_source', 'run_id', 'family', 'metric', 'k'], 'student_t') }}
 
 ),
 

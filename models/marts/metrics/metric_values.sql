@@ -4,31 +4,18 @@
 -#}
 with
 
-student_t as (
-
-    select * from {{ ref('int_metrics__t_quantiles') }}
-
-),
-
 human_summary as (
 
     select * from {{ ref('int_metrics__summary') }}
 
 ),
 
-judge_estimated_values as (
-
-    select * from {{ ref('int_judges__record_values') }}
-    where label_source = 'judges'
-
-),
-
 {#
     The `judges` value of the `label_source` slice: every metric, per run, over the run's records
-    whose labels the judges estimated (int_judges__record_values, label source `judges`), with the
-    mean, count and interval of every other slice (ragmart_metric_summary).
+    whose labels the judges estimated (int_judges__summary, label source `judges`), with the
+    mean, count and interval of every other slice.
 #}
-sliced as (
+judge_summary as (
 
     select
         run_id,
@@ -37,34 +24,13 @@ sliced as (
         k,
         'label_source' as slice_dimension,
         'judges' as slice_value,
-        interval_method,
-        value
-
-    from judge_estimated_values
-
-),
-
-judge_summarised as (
-
-    {{ ragmart_metric_summary('sliced', ['run_id', 'family', 'metric', 'k', 'slice_dimension', 'slice_value'], 'student_t') }}
-
-),
-
-judge_summary as (
-
-    select
-        run_id,
-        family,
-        metric,
-        k,
-        slice_dimension,
-        slice_value,
         value,
         n_units,
         ci_lower,
         ci_upper
 
-    from judge_summarised
+    from {{ ref('int_judges__summary') }}
+    where label_source = 'judges'
 
 ),
 
