@@ -108,7 +108,8 @@ totals as (
 
 ),
 
-replicates as (
+{# Each record's counts taken out of its pair's: the pair's totals without the record. #}
+left_out as (
 
     select
         totals.task,
@@ -118,12 +119,10 @@ replicates as (
         totals.annotator_a,
         totals.annotator_b,
         record_counts.record_uuid,
-        {{ ragmart_cohen_kappa_from_counts(
-            'totals.n_shared_units - record_counts.n_shared_units',
-            'totals.n_agreeing - record_counts.n_agreeing',
-            'totals.n_positive_a - record_counts.n_positive_a',
-            'totals.n_positive_b - record_counts.n_positive_b',
-        ) | indent(8) }} as cohen_kappa
+        totals.n_shared_units - record_counts.n_shared_units as n_shared_units,
+        totals.n_agreeing - record_counts.n_agreeing as n_agreeing,
+        totals.n_positive_a - record_counts.n_positive_a as n_positive_a,
+        totals.n_positive_b - record_counts.n_positive_b as n_positive_b
 
     from record_counts
     inner join totals
@@ -134,6 +133,22 @@ replicates as (
             and record_counts.slice_value = totals.slice_value
             and record_counts.annotator_a = totals.annotator_a
             and record_counts.annotator_b = totals.annotator_b
+
+),
+
+replicates as (
+
+    select
+        task,
+        label,
+        slice_dimension,
+        slice_value,
+        annotator_a,
+        annotator_b,
+        record_uuid,
+        {{ ragmart_cohen_kappa_from_counts('n_shared_units', 'n_agreeing', 'n_positive_a', 'n_positive_b') }} as cohen_kappa
+
+    from left_out
 
 ),
 

@@ -162,7 +162,8 @@ counted as (
 
 ),
 
-replicates as (
+{# Each record's counts taken out of its group's: the group's totals without the record. #}
+left_out as (
 
     select
         counted.annotator_id,
@@ -172,21 +173,14 @@ replicates as (
         counted.slice_dimension,
         counted.slice_value,
         record_counts.record_uuid,
-        {{ ragmart_cohen_kappa_from_counts(
-            'counted.n_units - record_counts.n_units',
-            '(counted.tp + counted.tn) - (record_counts.tp + record_counts.tn)',
-            '(counted.tp + counted.fp) - (record_counts.tp + record_counts.fp)',
-            '(counted.tp + counted.fn) - (record_counts.tp + record_counts.fn)',
-        ) | indent(8) }} as cohen_kappa,
-        {#- the humans' alpha without the record, for the records holding a pairable unit #}
-        case
-            when record_counts.n_human_values > 0
-                then {{ ragmart_krippendorff_alpha(
-                    '(counted.n_human_values - record_counts.n_human_values)',
-                    '(counted.n_positive_human_values - record_counts.n_positive_human_values)',
-                    '(counted.human_disagreement - record_counts.human_disagreement)',
-                ) | indent(16) }}
-        end as alpha_humans
+        record_counts.n_human_values > 0 as has_human_values,
+        counted.n_units - record_counts.n_units as n_units,
+        (counted.tp + counted.tn) - (record_counts.tp + record_counts.tn) as n_agreeing,
+        (counted.tp + counted.fp) - (record_counts.tp + record_counts.fp) as n_positive_judge,
+        (counted.tp + counted.fn) - (record_counts.tp + record_counts.fn) as n_positive_human,
+        counted.n_human_values - record_counts.n_human_values as n_human_values,
+        counted.n_positive_human_values - record_counts.n_positive_human_values as n_positive_human_values,
+        counted.human_disagreement - record_counts.human_disagreement as human_disagreement
 
     from record_counts
     inner join counted
@@ -197,6 +191,28 @@ replicates as (
             and record_counts.tier = counted.tier
             and record_counts.slice_dimension = counted.slice_dimension
             and record_counts.slice_value = counted.slice_value
+
+),
+
+replicates as (
+
+    select
+        annotator_id,
+        task,
+        label,
+        tier,
+        slice_dimension,
+        slice_value,
+        record_uuid,
+        {{ ragmart_cohen_kappa_from_counts('n_units', 'n_agreeing', 'n_positive_judge', 'n_positive_human') }}
+            as cohen_kappa,
+        {#- the humans' alpha without the record, for the records holding a pairable unit #}
+        case
+            when has_human_values
+                then {{ ragmart_krippendorff_alpha('n_human_values', 'n_positive_human_values', 'human_disagreement') }}
+        end as alpha_humans
+
+    from left_out
 
 ),
 
