@@ -128,28 +128,37 @@ rows_of_shared_keys as (
 
 ),
 
-{# Each row of a shared key, numbered among the rows equal to it in every column. #}
-copies as (
+{# The input rows of the shared keys, read again with every column. #}
+shared_rows as (
 
-    select
-        input_rows.input_name as family,
-        input_rows.annotation_row_id,
-        row_number() over equal_rows as copy_number,
-        first_value(input_rows.source_file) over equal_rows as read_source_file
+    select input_rows.*
 
     from input_rows
     inner join rows_of_shared_keys
         on
             input_rows.input_name = rows_of_shared_keys.family
             and input_rows.annotation_row_id = rows_of_shared_keys.annotation_row_id
+
+),
+
+{# Each row of a shared key, numbered among the rows equal to it in every column. #}
+copies as (
+
+    select
+        input_name as family,
+        annotation_row_id,
+        row_number() over equal_rows as copy_number,
+        first_value(source_file) over equal_rows as read_source_file
+
+    from shared_rows
     window equal_rows as (
         partition by
-            input_rows.input_name,
+            input_name,
             {%- for column in columns %}
-            {{ ragmart_clean_text('input_rows.' ~ column) }},
+            {{ ragmart_clean_text(column) }},
             {%- endfor %}
-            input_rows.malformed_record
-        order by {{ ragmart_collate_binary('input_rows.source_file') }} desc, input_rows.source_row
+            malformed_record
+        order by {{ ragmart_collate_binary('source_file') }} desc, source_row
     )
 
 ),
