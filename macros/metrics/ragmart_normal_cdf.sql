@@ -66,9 +66,11 @@
             / ({{ ns.big_den }} + {{ ragmart_double_literal(q[4]) }})
         ) / greatest({{ y }}, {{ ragmart_double_literal(4.0) }})
     {%- endset -%}
-    {#- Φ(x) = erfc(y)/2 for x < 0 and 1 − erfc(y)/2 otherwise, written once as
-        lower + half · erfc(y) with (lower, half) = (0, 0.5) or (1, −0.5): the same doubles,
-        since 0 + v = v and 1 + (−0.5)·v = 1 − 0.5·v exactly. -#}
+    {#- Φ(x) = erfc(y)/2 for x < 0 and 1 − erfc(y)/2 otherwise (y > 0.46875), written once as
+        lower + half · erfc(y) with (lower, half) = (0, 0.5) or (1, −0.5): the same doubles as
+        0.5 · erfc(y) and 1 − 0.5 · erfc(y), since 0 + v = v and 1 + (−v) = 1 − v, and ±0.5
+        times a normal double is exact wherever it stands in the product (y ≤ 26 keeps exp(−y²)
+        above 1e-295, far from the subnormals). -#}
     {%- set lower = '(case when ' ~ value ~ ' < 0 then 0.0 else 1.0 end)' -%}
     {%- set half = '(case when ' ~ value ~ ' < 0 then 0.5 else -0.5 end)' -%}
     case
@@ -79,8 +81,7 @@
                 * ({{ ns.small_num }} + {{ ragmart_double_literal(a[3]) }})
                 / ({{ ns.small_den }} + {{ ragmart_double_literal(b[3]) }})
             )
-        when {{ y }} <= 4 then {{ lower }} + {{ half }} * {{ erfc_mid }}
-        else {{ lower }} + {{ half }} * ({{ erfc_big }})
+        else {{ lower }} + {{ half }} * case when {{ y }} <= 4 then {{ erfc_mid }} else {{ erfc_big }} end
     end
 {%- endmacro %}
 
